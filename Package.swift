@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// spk: speech synthesizers as real-time LV2 plugins, and the host that drives them.
+import PackageDescription
+
+// Plugins are loaded into hosts that may free and reload them: keep the Swift runtime mapped
+// (-z nodelete), or a host that unloads the instance crashes later inside the runtime.
+let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
+
+let package = Package(
+    name: "spk",
+    products: [
+        .executable(name: "spkhost", targets: ["spkhost"]),
+        .library(name: "spk_espeak_ng", type: .dynamic, targets: ["SpkEspeakNG"]),
+        .library(name: "SSML", targets: ["SSML"]),
+        .library(name: "LV2Host", targets: ["LV2Host"]),
+        .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        .systemLibrary(name: "CLV2", providers: [.apt(["lv2-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+
+        .target(name: "SSML", dependencies: ["CLibXML2"]),
+        .target(name: "SpkProtocol", dependencies: ["CLV2"]),
+        .target(name: "SpkAudio", dependencies: ["CSndfile", "CSamplerate"]),
+        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "SpkAudio", "SpkProtocol"]),
+        .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "CLV2"]),
+        .target(name: "SpkEspeakNG", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol"]),
+        .executableTarget(name: "spkhost", dependencies: [
+            "LV2Host", "SpkAudio",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
+        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines"]),
+        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,237 @@
+import CEspeakNG
+import SSML
+import SpkProtocol
+import Synchronization
+import Glibc
+
+/// espeak-ng through its C API (libespeak-ng), in synchronous mode.
+///
+/// espeak-ng is a process-wide singleton: one engine per process, shared by every plugin
+/// instance, and a lock around each use. It is initialised with `espeakINITIALIZE_DONT_EXIT`
+/// so that missing data is an error instead of a call to `exit()` inside the host.
+public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
+    public let name = "espeak-ng"
+    public let sampleRate: Double
+    public let voices: [Voice]
+    /// spk identifier -> espeak-ng voice file identifier (`gmw/en-US`).
+    private let files: [String: String]
+    private static let lock = Mutex(())
+
+    public static let pluginURI = SpkURI.espeakPlugin
+    public static let defaultVoice = "spk.espeak-ng.en-us"
+
+    nonisolated(unsafe) private static var sharedEngine: Result<EspeakEngine, any Error>?
+
+    /// The process's engine, initialised on first use.
+    public static func shared() throws -> EspeakEngine {
+        try lock.withLock { _ in
+            if sharedEngine == nil { sharedEngine = Result { try EspeakEngine() } }
+            return try sharedEngine!.get()
+        }
+    }
+
+    private init() throws(SpeechError) {
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, espeakINITIALIZE_DONT_EXIT)
+        guard rate > 0 else { throw SpeechError("espeak-ng could not start (is espeak-ng-data installed?)") }
+        sampleRate = Double(rate)
+        espeak_SetSynthCallback(espeakSynthCallback)
+        (voices, files) = Self.listVoices()
+    }
+
+    private static func listVoices() -> ([Voice], [String: String]) {
+        var voices: [Voice] = []
+        var files: [String: String] = [:]
+        guard let list = espeak_ListVoices(nil) else { return ([], [:]) }
+        var index = 0
+        while let entry = list[index] {
+            index += 1
+            let v = entry.pointee
+            guard let idPointer = v.identifier else { continue }
+            let file = String(cString: idPointer)
+            // mbrola voices need the mbrola program and its databases, which spk does not ship.
+            if file.hasPrefix("mb/") { continue }
+            let short = (file.split(separator: "/").last.map(String.init) ?? file).lowercased()
+            let identifier = "spk.espeak-ng.\(short)"
+            guard files[identifier] == nil else { continue }
+            let languages = parseLanguages(v.languages)
+            let name = v.name.map { String(cString: $0).replacingUnderscores() } ?? short
+            voices.append(Voice(identifier: identifier, name: name,
+                                primaryLanguages: Array(languages.prefix(1)), supportedLanguages: languages,
+                                gender: v.gender == 1 ? .male : v.gender == 2 ? .female : .unspecified,
+                                age: Int(v.age), plugin: pluginURI))
+            files[identifier] = file
+        }
+        voices.sort { $0.identifier < $1.identifier }
+        return (voices, files)
+    }
+
+    /// espeak's language list: a priority byte, then a NUL-terminated name, repeated; a 0 ends it.
+    private static func parseLanguages(_ pointer: UnsafePointer<CChar>?) -> [String] {
+        guard var p = pointer else { return [] }
+        var result: [String] = []
+        while p.pointee != 0 {
+            p += 1  // priority
+            let tag = String(cString: p)
+            p += tag.utf8.count + 1
+            if !tag.isEmpty { result.append(LanguageTag.normalized(tag)) }
+        }
+        return result
+    }
+
+    public func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice {
+        if let name = selection.name {
+            return try requireVoice(named: name)
+        }
+        let languages = selection.languages.isEmpty ? (language.map { [$0] } ?? []) : selection.languages
+        let gender = selection.gender.flatMap(Voice.Gender.init(rawValue:))
+        if languages.isEmpty && gender == nil { return requestVoice }
+        // Keep the request's voice when it already fits.
+        let wantedLanguages = languages.isEmpty ? requestVoice.primaryLanguages : languages
+        if LanguageTag.matches(requestVoice.supportedLanguages, wanted: wantedLanguages) && (gender == nil || gender == requestVoice.gender) {
+            return requestVoice
+        }
+        let candidates = voices.filter { LanguageTag.matches($0.primaryLanguages, wanted: wantedLanguages) }
+            + voices.filter { LanguageTag.matches($0.supportedLanguages, wanted: wantedLanguages) }
+        if let match = candidates.first(where: { gender == nil || $0.gender == gender }) ?? candidates.first {
+            return match
+        }
+        throw SpeechError("no espeak-ng voice speaks '\(wantedLanguages.joined(separator: " "))'")
+    }
+
+    public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
+                           into output: inout SynthesisOutput, isCancelled: () -> Bool) throws {
+        guard let file = files[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
+        let (input, flags) = Self.espeakInput(for: text)
+        try withoutActuallyEscaping(isCancelled) { isCancelled in
+            let context = CallbackContext(text: text.text, isCancelled: isCancelled, wholeRun: text.spellOut || text.phonemes != nil)
+            context.output = output
+            context.startSample = output.samples.count
+            try Self.lock.withLock { _ in
+                guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
+                espeak_SetParameter(espeakRATE, Self.wordsPerMinute(prosody.rate), 0)
+                espeak_SetParameter(espeakPITCH, Self.pitchParameter(prosody, voice: voice), 0)
+                espeak_SetParameter(espeakRANGE, Int32((50 * prosody.pitchRange).rounded().clamped(0, 100)), 0)
+                espeak_SetParameter(espeakVOLUME, 100, 0)  // loudness is applied by the renderer, exactly
+                let status = withExtendedLifetime(context) {
+                    input.withCString { cString in
+                        espeak_Synth(cString, input.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(flags), nil,
+                                     Unmanaged.passUnretained(context).toOpaque())
+                    }
+                }
+                guard status == EE_OK else { throw SpeechError("espeak-ng failed to synthesize (status \(status.rawValue))") }
+            }
+            context.closeSentences()
+            output = context.output
+        }
+    }
+
+    /// What espeak reads, and how: spelled-out runs use espeak's own `say-as characters`, and
+    /// espeak-notation phonemes go in `[[ ]]`.
+    private static func espeakInput(for text: SynthesisText) -> (String, Int32) {
+        let base = espeakCHARS_UTF8
+        if let phonemes = text.phonemes, let espeakPhonemes = EspeakPhonemes.convert(phonemes) {
+            return ("[[\(espeakPhonemes)]]", base | espeakPHONEMES)
+        }
+        if text.spellOut {
+            return ("<say-as interpret-as=\"characters\">\(XMLEscape.text(text.text))</say-as>", base | espeakSSML)
+        }
+        return (text.text, base)
+    }
+
+    /// espeak speaks 175 words a minute by default; below 80 it will not go.
+    static func wordsPerMinute(_ rate: Double) -> Int32 {
+        Int32((175 * rate).rounded().clamped(80, 1000))
+    }
+
+    /// espeak's pitch parameter (0...100, 50 = the voice's own) for a pitch multiplier.
+    /// Measured on this espeak-ng (1.51): each 25 steps above 50 raise f0 about 1.37 times, each
+    /// 25 steps below lower it about 0.835 times, so 0...100 spans about 0.70x to 1.87x.
+    static func pitchParameter(_ prosody: EngineProsody, voice: Voice) -> Int32 {
+        var multiplier = prosody.pitch
+        if let hz = prosody.pitchHz {
+            // The voices' own base pitch is not published; about 100 Hz for male voices and
+            // 180 Hz for female ones is what their voice files set.
+            multiplier *= hz / (voice.gender == .female ? 180 : 100)
+        }
+        let steps = multiplier >= 1 ? 25 * log(multiplier) / log(1.37) : -25 * log(multiplier) / log(0.835)
+        return Int32((50 + steps).rounded().clamped(0, 100))
+    }
+}
+
+/// State shared with the C callback for one `espeak_Synth` call.
+private final class CallbackContext {
+    var output = SynthesisOutput()
+    let isCancelled: () -> Bool
+    /// Byte offset of each character (espeak counts characters, 1-based), plus the end.
+    let byteOffsets: [Int]
+    let wholeRun: Bool
+    var startSample = 0
+    var sentenceIndices: [Int] = []
+
+    init(text: String, isCancelled: @escaping () -> Bool, wholeRun: Bool) {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(text.unicodeScalars.count + 1)
+        var byte = 0
+        for scalar in text.unicodeScalars {
+            offsets.append(byte)
+            byte += UTF8.width(scalar)
+        }
+        offsets.append(byte)
+        byteOffsets = offsets
+        self.isCancelled = isCancelled
+        self.wholeRun = wholeRun
+    }
+
+    func byteRange(position: Int32, length: Int32) -> Range<Int> {
+        let total = byteOffsets.count - 1
+        if wholeRun { return 0..<byteOffsets[total] }
+        let start = min(max(Int(position) - 1, 0), total)
+        let end = min(start + max(Int(length), 0), total)
+        return byteOffsets[start]..<byteOffsets[end]
+    }
+
+    /// espeak reports where sentences start; a sentence runs to the next one.
+    func closeSentences() {
+        let textEnd = byteOffsets.last ?? 0
+        for (n, index) in sentenceIndices.enumerated() {
+            let start = output.boundaries[index].textRange.lowerBound
+            let end = n + 1 < sentenceIndices.count ? output.boundaries[sentenceIndices[n + 1]].textRange.lowerBound : textEnd
+            output.boundaries[index].textRange = start..<max(start, end)
+        }
+    }
+}
+
+private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: Int32,
+                                 _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
+    guard let events, let userData = events.pointee.user_data else { return 0 }
+    let context = Unmanaged<CallbackContext>.fromOpaque(userData).takeUnretainedValue()
+    var event = events
+    while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+        let e = event.pointee
+        // `sample` counts from the start of this espeak_Synth call.
+        let sample = context.startSample + Int(e.sample)
+        switch e.type {
+        case espeakEVENT_WORD:
+            context.output.boundaries.append(.init(kind: .word, sample: sample, textRange: context.byteRange(position: e.text_position, length: e.length)))
+        case espeakEVENT_SENTENCE:
+            context.sentenceIndices.append(context.output.boundaries.count)
+            context.output.boundaries.append(.init(kind: .sentence, sample: sample, textRange: context.byteRange(position: e.text_position, length: 0)))
+        default:
+            break
+        }
+        event += 1
+    }
+    if let wav, count > 0 {
+        let scale: Float = 1 / 32768
+        context.output.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)).lazy.map { Float($0) * scale })
+    }
+    return context.isCancelled() ? 1 : 0
+}
+
+extension Comparable {
+    func clamped(_ low: Self, _ high: Self) -> Self { min(max(self, low), high) }
+}
+
+extension String {
+    fileprivate func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
+}

@@ -1,0 +1,166 @@
+import SSML
+import SpkAudio
+import SpkProtocol
+
+/// One request as the client sent it, with the plugin's control values when it arrived.
+public struct SpeechRequest: Sendable {
+    public var id: Int64
+    public var ssml: String
+    /// A voice identifier, or nil for the plugin's default voice.
+    public var voice: String?
+    /// Multipliers from the plugin's control ports.
+    public var rate: Double
+    public var pitch: Double
+    public init(id: Int64, ssml: String, voice: String? = nil, rate: Double = 1, pitch: Double = 1) {
+        self.id = id
+        self.ssml = ssml
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+    }
+}
+
+/// A marker in rendered audio: `frame` indexes the chunk it came with.
+public struct RenderedMarker: Sendable, Equatable {
+    public var frame: Int
+    public var type: MarkType
+    public var source: SourceRange
+    public var name: String?
+}
+
+public struct RenderedChunk: Sendable {
+    /// Mono PCM at the output rate.
+    public var samples: [Float] = []
+    /// Sorted by frame; a frame may equal `samples.count` (the marker falls after this chunk).
+    public var markers: [RenderedMarker] = []
+}
+
+/// Turns a request into audio at the output rate, one program item at a time, with any engine:
+/// breaks become silence, `<audio>` is read with libsndfile (or its fallback spoken), marks and the
+/// engine's word and sentence boundaries become markers mapped back to the request's bytes.
+public final class ProgramRenderer {
+    public let request: SpeechRequest
+    public let engine: SpeechEngine
+    public let outputRate: Double
+    private let program: SpeechProgram
+    private let requestVoice: Voice
+    private var steps: [SpeechItem]
+    private var nextStep = 0
+    private let resampler: Resampler
+    /// Engine-rate samples fed to the resampler so far, and output frames taken from it.
+    private var engineSamples = 0
+    private var outputFrames = 0
+    /// Markers at absolute output frames, waiting for their audio to come out of the resampler.
+    private var waitingMarkers: [(frame: Int, marker: RenderedMarker)] = []
+    private var spokeSomething = false
+    public private(set) var isFinished = false
+
+    /// Parses the request and checks its voice; throws `SSMLError` or `SpeechError`.
+    public init(request: SpeechRequest, engine: SpeechEngine, outputRate: Double, defaultVoice: String) throws {
+        self.request = request
+        self.engine = engine
+        self.outputRate = outputRate
+        program = try SSMLParser.parse(request.ssml)
+        requestVoice = try engine.requireVoice(named: request.voice ?? defaultVoice)
+        steps = program.items
+        resampler = try Resampler(from: engine.sampleRate, to: outputRate)
+    }
+
+    /// Renders the next item (or flushes the resampler after the last one).
+    public func next(isCancelled: () -> Bool = { false }) throws -> RenderedChunk {
+        var pcm: [Float] = []
+        var markers: [(sample: Int, marker: RenderedMarker)] = []
+        let final = nextStep >= steps.count
+        if !final {
+            let item = steps[nextStep]
+            nextStep += 1
+            try render(item, into: &pcm, markers: &markers, isCancelled: isCancelled)
+        }
+        let ratio = resampler.ratio
+        for (sample, marker) in markers {
+            waitingMarkers.append((Int((Double(engineSamples + sample) * ratio).rounded()), marker))
+        }
+        engineSamples += pcm.count
+        var chunk = RenderedChunk()
+        try resampler.process(pcm, final: final, into: &chunk.samples)
+        let start = outputFrames
+        outputFrames += chunk.samples.count
+        // Markers whose audio has come out go with this chunk; on the last chunk, all of them.
+        var kept: [(frame: Int, marker: RenderedMarker)] = []
+        for waiting in waitingMarkers {
+            if final || waiting.frame < outputFrames {
+                var marker = waiting.marker
+                marker.frame = min(max(waiting.frame - start, 0), chunk.samples.count)
+                chunk.markers.append(marker)
+            } else {
+                kept.append(waiting)
+            }
+        }
+        waitingMarkers = kept
+        chunk.markers.sort { $0.frame < $1.frame }
+        if final { isFinished = true }
+        return chunk
+    }
+
+    private func render(_ item: SpeechItem, into pcm: inout [Float], markers: inout [(sample: Int, marker: RenderedMarker)],
+                        isCancelled: () -> Bool) throws {
+        func mark(_ type: MarkType, _ source: SourceRange, name: String? = nil, at sample: Int? = nil) {
+            markers.append((sample ?? pcm.count, RenderedMarker(frame: 0, type: type, source: source, name: name)))
+        }
+        switch item {
+        case .text(let run):
+            guard run.text.contains(where: { !$0.isWhitespace }) else { return }
+            let style = run.style
+            let voice = try engine.voice(for: style.voice, language: style.language ?? program.language, requestVoice: requestVoice)
+            let emphasis = EmphasisProsody(style.emphasis)
+            let prosody = EngineProsody(rate: style.rate * request.rate * emphasis.rate,
+                                        pitch: style.pitch * request.pitch * emphasis.pitch,
+                                        pitchHz: style.pitchHz, pitchRange: style.pitchRange * emphasis.range)
+            var output = SynthesisOutput()
+            try engine.synthesize(SynthesisText(text: run.text, spellOut: run.spellOut, phonemes: run.phonemes),
+                                  voice: voice, prosody: prosody, into: &output, isCancelled: isCancelled)
+            let start = pcm.count
+            let gain = Float(style.volume * emphasis.volume)
+            pcm.append(contentsOf: gain == 1 ? output.samples : output.samples.map { $0 * gain })
+            for boundary in output.boundaries {
+                mark(boundary.kind, run.source(ofTextBytes: boundary.textRange), at: start + boundary.sample)
+            }
+            spokeSomething = true
+        case .pause(let seconds, _):
+            pcm.append(contentsOf: repeatElement(0, count: Int((seconds * engine.sampleRate).rounded())))
+        case .mark(let name, let source):
+            mark(.bookmark, source, name: name)
+        case .boundary(let kind, let source):
+            // A new sentence or paragraph after speech gets the pause a reader would make.
+            if spokeSomething {
+                let seconds = (kind == .paragraph ? 0.5 : 0.25) / max(request.rate, 0.1)
+                pcm.append(contentsOf: repeatElement(0, count: Int(seconds * engine.sampleRate)))
+            }
+            mark(kind == .paragraph ? .paragraph : .sentence, source)
+        case .audio(let clip):
+            do {
+                let audio = try AudioFileReader.readMono(path: clip.path)
+                let samples = try Resampler.convert(audio.samples, from: Double(audio.sampleRate), to: engine.sampleRate)
+                let gain = Float(clip.style.volume)
+                pcm.append(contentsOf: gain == 1 ? samples : samples.map { $0 * gain })
+                spokeSomething = true
+            } catch {
+                // SSML: when the audio cannot be played, its content is spoken instead.
+                steps.insert(contentsOf: clip.fallback, at: nextStep)
+            }
+        }
+    }
+}
+
+/// How `<emphasis>` changes delivery: stronger is slower, higher, louder and more lively.
+struct EmphasisProsody {
+    var rate = 1.0, pitch = 1.0, range = 1.0, volume = 1.0
+    init(_ emphasis: Emphasis?) {
+        switch emphasis {
+        case .strong?: (rate, pitch, range, volume) = (0.85, 1.1, 1.4, 1.3)
+        case .moderate?: (rate, pitch, range, volume) = (0.92, 1.05, 1.2, 1.15)
+        case .reduced?: (rate, pitch, range, volume) = (1.1, 0.95, 0.7, 0.8)
+        case .none?, nil: break
+        }
+    }
+}

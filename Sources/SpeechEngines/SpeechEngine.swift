@@ -1,0 +1,83 @@
+import SSML
+import SpkProtocol
+
+/// One speech engine behind a plugin: lists its voices and turns styled text into PCM with the
+/// positions of its words. Runs off the audio thread; an engine may serialise callers internally.
+public protocol SpeechEngine: AnyObject, Sendable {
+    /// Short name used in voice identifiers (`spk.<name>.<voice>`).
+    var name: String { get }
+    /// Rate of the PCM `synthesize` produces.
+    var sampleRate: Double { get }
+    var voices: [Voice] { get }
+
+    /// The engine's voice for a run: `selection` from `<voice>`, else one speaking `language`
+    /// (`xml:lang`), else `requestVoice` (an identifier already checked by `voice(named:)`).
+    func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice
+
+    /// Speaks `text` and appends to `output`. Checks `isCancelled` between chunks.
+    func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
+                    into output: inout SynthesisOutput, isCancelled: () -> Bool) throws
+}
+
+extension SpeechEngine {
+    /// Finds a voice by spk identifier, or by a name the engine itself uses.
+    public func voice(named name: String) -> Voice? {
+        let wanted = name.lowercased()
+        return voices.first { $0.identifier.lowercased() == wanted }
+            ?? voices.first { $0.identifier.lowercased() == "spk.\(self.name).\(wanted)" }
+            ?? voices.first { $0.name.lowercased() == wanted }
+    }
+
+    public func requireVoice(named name: String) throws -> Voice {
+        guard let voice = voice(named: name) else {
+            throw SpeechError("unknown voice '\(name)' (spkhost voices lists the voices of \(self.name))")
+        }
+        return voice
+    }
+}
+
+/// What to say: plain text, text to spell letter by letter, or phonemes.
+public struct SynthesisText: Sendable {
+    public var text: String
+    public var spellOut: Bool
+    public var phonemes: Phonemes?
+    public init(text: String, spellOut: Bool = false, phonemes: Phonemes? = nil) {
+        self.text = text
+        self.spellOut = spellOut
+        self.phonemes = phonemes
+    }
+}
+
+/// Prosody as multipliers of the voice's defaults (1 = unchanged).
+public struct EngineProsody: Sendable, Equatable {
+    public var rate: Double = 1
+    public var pitch: Double = 1
+    public var pitchHz: Double?
+    public var pitchRange: Double = 1
+    public init(rate: Double = 1, pitch: Double = 1, pitchHz: Double? = nil, pitchRange: Double = 1) {
+        self.rate = rate
+        self.pitch = pitch
+        self.pitchHz = pitchHz
+        self.pitchRange = pitchRange
+    }
+}
+
+/// PCM at the engine's rate, and where words and sentences start in it.
+public struct SynthesisOutput: Sendable {
+    public var samples: [Float] = []
+    public var boundaries: [Boundary] = []
+    public init() {}
+
+    public struct Boundary: Sendable, Equatable {
+        public var kind: MarkType   // .word or .sentence
+        /// Index into `samples`.
+        public var sample: Int
+        /// UTF-8 byte range into the synthesized text.
+        public var textRange: Range<Int>
+    }
+}
+
+public struct SpeechError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

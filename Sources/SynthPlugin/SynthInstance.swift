@@ -1,0 +1,89 @@
+import CLV2
+import SpeechEngines
+import SpkProtocol
+import Synchronization
+
+/// One instance of a synth plugin. `run()` (in SynthInstance+Run.swift) plays what the worker
+/// (SynthWorker) renders; the two share only lock-free rings and a few atomics.
+final class SynthInstance {
+    let urids: SpkURIDs
+    let sampleRate: Double
+    let log: PluginLog
+    let worker: SynthWorker
+
+    // Rings: run() -> worker commands; worker -> run() frames, timed events and replies.
+    let commands = RecordRing(capacityPowerOfTwo: 1 << 20)
+    let frames = FrameRing(capacityPowerOfTwo: 1 << 16)
+    let events = RecordRing(capacityPowerOfTwo: 1 << 18)
+    let replies = RecordRing(capacityPowerOfTwo: 1 << 19)
+
+    // The host's worker, or nil: then work runs inline in run() (not real-time safe).
+    private let schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?
+    /// Set by run() when it schedules work, cleared by the worker when the work starts.
+    let workScheduled = Atomic<Bool>(false)
+
+    // Ports.
+    var control: UnsafeRawPointer?
+    var notify: UnsafeMutableRawPointer?
+    var out: UnsafeMutablePointer<Float>?
+    var ratePort: UnsafePointer<Float>?
+    var pitchPort: UnsafePointer<Float>?
+    var volumePort: UnsafePointer<Float>?
+
+    // Audio-thread state.
+    /// Frames played (or skipped) from the frame ring: the timeline position of playback.
+    var playhead: Int64 = 0
+    /// The request whose audio is playing, or 0.
+    var current: Int64 = 0
+    /// Discarding the rest of `current` after a cancel.
+    var skipping = false
+    /// Requests sent to the worker and not yet ended.
+    let active = RequestTable(capacity: 256)
+    /// Requests cancelled before their audio began.
+    let dropped = RequestTable(capacity: 256)
+    var nextRequestID: Int64 = 1
+    var lastVolume: Float = 1
+
+    init(engine: SpeechEngine, defaultVoice: String, sampleRate: Double, map: UnsafePointer<LV2_URID_Map>,
+         schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?, log: PluginLog) {
+        urids = SpkURIDs(map)
+        self.sampleRate = sampleRate
+        self.schedule = schedule
+        self.log = log
+        StaticMessage.prepare()
+        worker = SynthWorker(engine: engine, urids: urids, outputRate: sampleRate, defaultVoice: defaultVoice,
+                             commands: commands, frames: frames, events: events, replies: replies, log: log)
+    }
+
+    func connect(_ port: UInt32, _ data: UnsafeMutableRawPointer?) {
+        switch PortIndex(rawValue: port) {
+        case .control?: control = data.map(UnsafeRawPointer.init)
+        case .notify?: notify = data
+        case .out?: out = data?.assumingMemoryBound(to: Float.self)
+        case .rate?: ratePort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+        case .pitch?: pitchPort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+        case .volume?: volumePort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+        case nil: break
+        }
+    }
+
+    /// Asks for a round of work; safe in run(). Without a host worker, works right here.
+    func requestWork() {
+        guard !workScheduled.load(ordering: .acquiring) else { return }
+        workScheduled.store(true, ordering: .releasing)
+        if let schedule, let scheduleWork = schedule.pointee.schedule_work {
+            var message: UInt8 = 0
+            if scheduleWork(schedule.pointee.handle, 1, &message) != LV2_WORKER_SUCCESS {
+                workScheduled.store(false, ordering: .releasing)
+            }
+        } else {
+            work()
+        }
+    }
+
+    /// The worker's entry (LV2 worker `work`).
+    func work() {
+        workScheduled.store(false, ordering: .releasing)
+        worker.work()
+    }
+}

@@ -1,0 +1,229 @@
+import SpeechEngines
+import SpkProtocol
+import Synchronization
+
+/// The non-real-time half of a synth plugin: takes commands from `run()`, renders requests with
+/// the engine, and feeds frames and timed events into the rings `run()` plays from.
+/// Only ever called from one thread at a time (the host's worker, or `run()` in hosts without one).
+final class SynthWorker {
+    private let engine: SpeechEngine
+    private let urids: SpkURIDs
+    private let outputRate: Double
+    private let commands: RecordRing
+    private let frames: FrameRing
+    private let events: RecordRing
+    private let replies: RecordRing
+    private let log: PluginLog
+    private(set) var defaultVoice: String
+
+    private var queue: [SpeechRequest] = []
+    private var renderer: ProgramRenderer?
+    private var current: Int64 = 0
+    /// Rendered but not yet in the rings, in timeline order.
+    private var pending: [Pending] = []
+    private var pendingHead = 0
+    /// Frames written to the frame ring so far: the timeline position of the next frame.
+    private var position: Int64 = 0
+
+    /// Set while rendered audio or queued requests remain, so `run()` knows to schedule more work.
+    let hasMore = Atomic<Bool>(false)
+
+    /// How far ahead of the rings the worker renders.
+    private let pendingLimit: Int
+
+    private enum Pending {
+        case frames(request: Int64, samples: [Float], offset: Int)
+        case event(request: Int64, kind: EventHeader.Kind, flags: UInt32, atom: [UInt8])
+        var request: Int64 {
+            switch self {
+            case .frames(let r, _, _), .event(let r, _, _, _): r
+            }
+        }
+    }
+
+    init(engine: SpeechEngine, urids: SpkURIDs, outputRate: Double, defaultVoice: String,
+         commands: RecordRing, frames: FrameRing, events: RecordRing, replies: RecordRing, log: PluginLog) {
+        self.engine = engine
+        self.urids = urids
+        self.outputRate = outputRate
+        self.defaultVoice = defaultVoice
+        self.commands = commands
+        self.frames = frames
+        self.events = events
+        self.replies = replies
+        self.log = log
+        pendingLimit = Int(outputRate * 10)
+    }
+
+    /// One round of work: take every command, then render and feed until the rings are full.
+    func work() {
+        drainCommands()
+        pump()
+        hasMore.store(renderer != nil || !queue.isEmpty || pendingHead < pending.count, ordering: .releasing)
+    }
+
+    // MARK: commands
+
+    private func drainCommands() {
+        while let record = commands.peek() {
+            let header = record.loadUnaligned(as: CommandHeader.self)
+            let body = record.baseAddress! + CommandHeader.size
+            let voice = String(decoding: UnsafeRawBufferPointer(start: body, count: Int(header.voiceLength)), as: UTF8.self)
+            let text = String(decoding: UnsafeRawBufferPointer(start: body + Int(header.voiceLength), count: Int(header.textLength)), as: UTF8.self)
+            commands.pop()
+            switch CommandHeader.Kind(rawValue: header.kind) {
+            case .speak?:
+                queue.append(SpeechRequest(id: header.request, ssml: text, voice: voice.isEmpty ? nil : voice,
+                                           rate: Double(header.rate), pitch: Double(header.pitch)))
+            case .cancel?:
+                cancel(header.request)
+            case .cancelAll?:
+                for request in queue { cancel(request.id) }
+                if current != 0 { cancel(current) }
+            case .setVoice?:
+                if engine.voice(named: voice) != nil {
+                    defaultVoice = voice
+                } else {
+                    reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }
+                }
+            case .getVoices?:
+                reply { $0.voiceList(self.engine.voices, self.urids) }
+            case nil:
+                log.warning("spk: unknown worker command \(header.kind)")
+            }
+        }
+    }
+
+    /// Drops a request: queued, it never starts; speaking, its unplayed audio goes. Either way an
+    /// `end` record marks where it stops, which is what `run()` waits for to stop skipping.
+    private func cancel(_ request: Int64) {
+        if let index = queue.firstIndex(where: { $0.id == request }) {
+            queue.remove(at: index)
+            pending.append(.event(request: request, kind: .end, flags: EventHeader.End.cancelled.rawValue, atom: []))
+            return
+        }
+        guard request == current else { return }
+        renderer = nil
+        current = 0
+        // Nothing after the current request is rendered yet: drop its unplayed rest and end it.
+        pending = pending[pendingHead...].filter { $0.request != request }
+        pendingHead = 0
+        pending.append(.event(request: request, kind: .end, flags: EventHeader.End.cancelled.rawValue, atom: []))
+    }
+
+    // MARK: rendering
+
+    private func pump() {
+        while true {
+            guard flushPending() else { return }          // rings full: wait for run() to play
+            if renderer == nil {
+                guard !queue.isEmpty else { return }
+                start(queue.removeFirst())
+                continue
+            }
+            if pendingCount >= pendingLimit { return }
+            renderNext()
+        }
+    }
+
+    private var pendingCount: Int {
+        var n = 0
+        for item in pending[pendingHead...] { if case .frames(_, let s, let o) = item { n += s.count - o } }
+        return n
+    }
+
+    private func start(_ request: SpeechRequest) {
+        do {
+            renderer = try ProgramRenderer(request: request, engine: engine, outputRate: outputRate, defaultVoice: defaultVoice)
+            current = request.id
+            pending.append(.event(request: request.id, kind: .begin, flags: 0, atom: []))
+        } catch {
+            pending.append(.event(request: request.id, kind: .atom, flags: 0,
+                                  atom: forge { $0.error(request: request.id, message: "\(error)", self.urids) }))
+            pending.append(.event(request: request.id, kind: .end, flags: EventHeader.End.failed.rawValue, atom: []))
+        }
+    }
+
+    private func renderNext() {
+        guard let renderer else { return }
+        let request = renderer.request.id
+        do {
+            let chunk = try renderer.next()
+            var from = 0
+            for marker in chunk.markers {
+                if marker.frame > from {
+                    pending.append(.frames(request: request, samples: Array(chunk.samples[from..<marker.frame]), offset: 0))
+                    from = marker.frame
+                }
+                let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
+                                            textLength: marker.source.length, name: marker.name)
+                pending.append(.event(request: request, kind: .atom, flags: 0, atom: forge { $0.marker(event, self.urids) }))
+            }
+            if from < chunk.samples.count {
+                pending.append(.frames(request: request, samples: Array(chunk.samples[from...]), offset: 0))
+            }
+            if renderer.isFinished { finish(request, .finished) }
+        } catch {
+            pending.append(.event(request: request, kind: .atom, flags: 0,
+                                  atom: forge { $0.error(request: request, message: "\(error)", self.urids) }))
+            finish(request, .failed)
+        }
+    }
+
+    private func finish(_ request: Int64, _ how: EventHeader.End) {
+        pending.append(.event(request: request, kind: .end, flags: how.rawValue, atom: []))
+        renderer = nil
+        current = 0
+    }
+
+    /// Moves pending items into the rings, in order; false when a ring is full.
+    private func flushPending() -> Bool {
+        while pendingHead < pending.count {
+            switch pending[pendingHead] {
+            case .frames(let request, let samples, let offset):
+                let wrote = samples.withUnsafeBufferPointer { frames.write(UnsafeBufferPointer(rebasing: $0[offset...])) }
+                position += Int64(wrote)
+                if offset + wrote < samples.count {
+                    pending[pendingHead] = .frames(request: request, samples: samples, offset: offset + wrote)
+                    return false
+                }
+            case .event(let request, let kind, let flags, let atom):
+                let header = EventHeader(kind: kind.rawValue, flags: flags, request: request, position: position,
+                                         atomLength: UInt32(atom.count))
+                let ok = events.write(length: EventHeader.size + atom.count) { p in
+                    p.storeBytes(of: header, as: EventHeader.self)
+                    atom.withUnsafeBytes { (p + EventHeader.size).copyMemory(from: $0.baseAddress!, byteCount: atom.count) }
+                }
+                if !ok { return false }
+            }
+            pendingHead += 1
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingHead = 0
+        return true
+    }
+
+    // MARK: atoms
+
+    private func forge(_ write: (inout AtomWriter) -> Void) -> [UInt8] {
+        var capacity = 1024
+        while true {
+            var bytes = [UInt8](repeating: 0, count: capacity)
+            let (used, overflowed) = bytes.withUnsafeMutableBytes { buffer -> (Int, Bool) in
+                var writer = AtomWriter(buffer.baseAddress!, capacity: capacity)
+                write(&writer)
+                return (writer.offset, writer.overflowed)
+            }
+            if !overflowed { return Array(bytes[..<used]) }
+            capacity *= 4
+        }
+    }
+
+    /// A message for `run()` to send at once, not tied to the audio.
+    private func reply(_ write: (inout AtomWriter) -> Void) {
+        let atom = forge(write)
+        if !replies.write(length: atom.count, { p in atom.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: atom.count) } }) {
+            log.warning("spk: reply of \(atom.count) bytes does not fit; dropped")
+        }
+    }
+}

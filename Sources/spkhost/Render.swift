@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import LV2Host
+import SpkAudio
+import SpkProtocol
+
+/// Where a request's text comes from: exactly one of --ssml, --text, --input, or `-` (stdin).
+struct RequestInput: ParsableArguments {
+    @Option(help: "An SSML document (or plain text) to speak.") var ssml: String?
+    @Option(help: "Plain text to speak.") var text: String?
+    @Option(help: "A file holding SSML or plain text.") var input: String?
+    @Argument(help: "`-` reads the request from standard input.") var stdin: String?
+    @Option(help: "Voice identifier (spkhost voices lists them).") var voice: String?
+    @Option(help: "Speaking rate multiplier, 0.25 to 4.") var rate: Float?
+    @Option(help: "Pitch multiplier, 0.5 to 2.") var pitch: Float?
+    @Option(help: "Volume, 0 to 1.") var volume: Float?
+
+    func validate() throws {
+        let given = [ssml != nil, text != nil, input != nil, stdin != nil].filter { $0 }.count
+        guard given == 1 else { throw ValidationError("give exactly one of --ssml, --text, --input or -") }
+        if let stdin, stdin != "-" { throw ValidationError("unexpected argument '\(stdin)' (use - for standard input)") }
+    }
+
+    /// The request as the plugin receives it.
+    func request() throws -> String {
+        if let ssml { return ssml }
+        if let text {
+            // Text that looks like markup is escaped into a document, so it is read, not parsed.
+            guard text.drop(while: \.isWhitespace).first == "<" else { return text }
+            return "<speak>" + text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") + "</speak>"
+        }
+        if let input {
+            guard let data = FileManager.default.contents(atPath: input) else {
+                throw HostError("cannot read input file '\(input)': \(FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file")")
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// The synth plugin that speaks `voice`: `spk.<engine>.<name>` belongs to `urn:spk:synth:<engine>`.
+    var pluginURI: String {
+        guard let voice, voice.hasPrefix("spk.") else { return SpkURI.espeakPlugin }
+        let engine = voice.dropFirst(4).prefix { $0 != "." }
+        return "urn:spk:synth:\(engine)"
+    }
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Speak a request to a WAV or FLAC file.")
+
+    @OptionGroup var request: RequestInput
+    @Option(help: "Output file (.wav or .flac).") var output: String
+    @Option(help: "Output sample rate in Hz.") var sampleRate: Int = 48000
+    @Option(help: "Frames per block.") var block: Int = 256
+    @Option(help: "Also write the markers as JSON to this file.") var markers: String?
+
+    func run() throws {
+        try failing {
+            guard (8000...384_000).contains(sampleRate) else { throw HostError("sample rate \(sampleRate) is outside 8000...384000") }
+            let text = try request.request()
+            let world = LV2World()
+            let synth = try SpeechSynth(world: world, uri: request.pluginURI, sampleRate: Double(sampleRate), block: block)
+            try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
+            let writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
+            let events = try synth.render(ssml: text, voice: request.voice) { try writer.write($0) }
+            if let markers {
+                try MarkerFile(events: events, sampleRate: Double(sampleRate)).write(to: markers)
+            }
+            try writer.commit()
+        }
+    }
+}
+
+/// The markers JSON of shared/DESIGN.md: `[{"type", "frame", "seconds", "textOffset", "textLength", "name"?}]`.
+struct MarkerFile: Encodable {
+    struct Entry: Encodable {
+        var type: String
+        var frame: Int64
+        var seconds: Double
+        var textOffset: Int
+        var textLength: Int
+        var name: String?
+    }
+    var entries: [Entry]
+
+    init(events: [SpeechSynth.TimedEvent], sampleRate: Double) {
+        entries = events.compactMap { timed in
+            guard case .marker(let m) = timed.event else { return nil }
+            return Entry(type: m.type.rawValue, frame: timed.frame, seconds: Double(timed.frame) / sampleRate,
+                         textOffset: m.textOffset, textLength: m.textLength, name: m.name)
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(entries)
+    }
+
+    /// Written beside the target and renamed into place, like the audio.
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw HostError("cannot write markers file '\(path)': \(error.localizedDescription)")
+        }
+    }
+}

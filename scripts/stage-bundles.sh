@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Assembles the LV2 bundles from plugins/ and a build's plugin libraries.
+#   scripts/stage-bundles.sh BUILD_BIN_DIR DEST_DIR
+# e.g. scripts/stage-bundles.sh .build/debug .build/lv2   (what the tests load)
+#      scripts/stage-bundles.sh .build-release/release ~/.lv2
+set -euo pipefail
+bin=$1 dest=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$dest"
+for bundle in "$root"/plugins/*.lv2; do
+    name=$(basename "$bundle" .lv2)                  # spk-espeak-ng
+    lib="$bin/lib${name//-/_}.so"                    # libspk_espeak_ng.so
+    if [ ! -f "$lib" ]; then echo "stage-bundles: $lib is not built" >&2; exit 1; fi
+    out="$dest/$name.lv2"
+    rm -rf "$out"
+    mkdir -p "$out"
+    cp "$bundle"/*.ttl "$out/"
+    cp "$lib" "$out/$name.so"
+done
+echo "staged $(ls -d "$root"/plugins/*.lv2 | wc -l) bundle(s) in $dest"

@@ -39,9 +39,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .target(name: "SpkTestSupport", dependencies: ["SpkAudio"], path: "Tests/SpkTestSupport"),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
-        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines"]),
-        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio"]),
+        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport"]),
+        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -7,6 +7,7 @@ public final class LV2World: @unchecked Sendable {
     let uris: Nodes
 
     public init() {
+        Self.makeSearchPathAbsolute()
         world = lilv_world_new()
         lilv_world_load_all(world)
         uris = Nodes(world)
@@ -37,6 +38,21 @@ public final class LV2World: @unchecked Sendable {
             throw HostError("no LV2 plugin <\(uri)> is installed (looked in \(Self.searchPath))")
         }
         return plugin
+    }
+
+    /// lilv 0.24 crashes on a relative directory in LV2_PATH: resolve them against the
+    /// current directory first.
+    private static func makeSearchPathAbsolute() {
+        guard let raw = getenv("LV2_PATH") else { return }
+        let path = String(cString: raw)
+        var cwd = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&cwd, cwd.count) != nil else { return }
+        let base = String(cString: cwd)
+        let fixed = path.split(separator: ":", omittingEmptySubsequences: true).map { entry -> String in
+            if entry.hasPrefix("/") || entry.hasPrefix("~") { return String(entry) }
+            return base + "/" + entry
+        }.joined(separator: ":")
+        if fixed != path { setenv("LV2_PATH", fixed, 1) }
     }
 
     public static var searchPath: String {

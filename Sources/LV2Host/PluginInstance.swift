@@ -13,6 +13,8 @@ public final class PluginInstance {
     public let sampleRate: Double
     public let maxBlock: Int
     public let urids: URIDMap
+    /// lilv frees an instance with nodes of its world: the world must outlive it.
+    private let world: LV2World
     let instance: UnsafeMutablePointer<LilvInstance>
     let worker: HostWorker
 
@@ -34,6 +36,7 @@ public final class PluginInstance {
     /// hosts that render offline: output then does not depend on thread timing.
     public init(world: LV2World, uri: String, sampleRate: Double, maxBlock: Int, urids: URIDMap = URIDMap()) throws {
         let plugin = try world.plugin(uri)
+        self.world = world
         info = PluginInfo(plugin, world.uris)
         self.sampleRate = sampleRate
         self.maxBlock = maxBlock

@@ -40,7 +40,7 @@ enum LibXML {
     /// A libxml2 error at its own line and column, with its message trimmed.
     static func error(from error: UnsafePointer<xmlError>?) -> SSMLError? {
         guard let error, error.pointee.code != 0 else { return nil }
-        let message = string(error.pointee.message.map { UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self) })
+        let message = error.pointee.message.map { String(cString: $0) }
         return SSMLError(line: max(1, Int(error.pointee.line)), column: max(1, Int(error.pointee.int2)),
                          message: (message ?? "malformed XML").trimmingWhitespace)
     }

@@ -8,6 +8,8 @@ final class ProgramBuilder: XMLContentHandler {
     /// Depth inside an element whose content is ignored (`<desc>`, `<metadata>`, ...).
     private var skippedDepth = 0
     private var language: String?
+    /// Set when a `<p>` or `<s>` ends: the text after it starts a new run, not the sentence's.
+    private var sentenceEnded = false
 
     private struct OpenElement {
         var element: SSMLElement
@@ -67,7 +69,7 @@ final class ProgramBuilder: XMLContentHandler {
             style.language = lang.isEmpty ? nil : lang
         }
         do {
-            let content = try contentStarting(element, start, style: &style)
+            let content = try beginElement(element, start, style: &style)
             openElements.append(OpenElement(element: element, style: style, content: content, startTag: start.startTag))
         } catch {
             throw source.error(at: at, "\(element.tag): \(error.message)")
@@ -81,6 +83,8 @@ final class ProgramBuilder: XMLContentHandler {
         }
         guard let open = openElements.popLast() else { return }
         switch open.content {
+        case .mixed where open.element == .p || open.element == .s:
+            sentenceEnded = true
         case .mixed, .empty:
             break
         case .textOnly(let kind, let collected):
@@ -112,7 +116,7 @@ final class ProgramBuilder: XMLContentHandler {
 
     /// Reads the element's attributes: adds its items, changes the style of its content, and
     /// says what its content is.
-    private func contentStarting(_ element: SSMLElement, _ start: XMLElementStart, style: inout Style) throws(ValueError) -> Content {
+    private func beginElement(_ element: SSMLElement, _ start: XMLElementStart, style: inout Style) throws(ValueError) -> Content {
         switch element {
         case .speak:
             language = style.language
@@ -227,7 +231,7 @@ final class ProgramBuilder: XMLContentHandler {
     }
 
     private func append(_ run: TextRun) {
-        if case .text(var previous) = itemLists[itemLists.count - 1].last, previous.canJoin(run) {
+        if !sentenceEnded, case .text(var previous) = itemLists[itemLists.count - 1].last, previous.canJoin(run) {
             previous.join(run)
             itemLists[itemLists.count - 1][itemLists[itemLists.count - 1].count - 1] = .text(previous)
         } else {
@@ -237,5 +241,6 @@ final class ProgramBuilder: XMLContentHandler {
 
     private func append(_ item: SpeechItem) {
         itemLists[itemLists.count - 1].append(item)
+        sentenceEnded = false
     }
 }

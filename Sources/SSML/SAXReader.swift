@@ -3,12 +3,12 @@
 //
 // Offsets come from `xmlByteConsumed` at each callback and from the source itself. Every region of
 // the document belongs to some event, so an event starts where the previous one ended (`cursor`).
-// Where each callback happens was checked against libxml2 2.9.14 (see SourceOffsetTests):
+// Where each callback happens was checked against libxml2 2.9.14 (SAXReaderTests, SourceOffsetTests):
 // - startElementNs: after the attributes, at the tag's closing `>` or `/>`;
 // - endElementNs, comment, processingInstruction, cdataBlock: after the construct's last byte;
 // - characters: either before or after the chunk is consumed, depending on libxml2's internal
-//   path, so a chunk's position is the cursor and not xmlByteConsumed. A chunk that starts at a
-//   `&` is one decoded reference (`&amp;`, `&#233;`), ending after its `;` at xmlByteConsumed;
+//   path, so a chunk starts at the cursor and its end is not read from xmlByteConsumed. A chunk
+//   that starts at a `&` is one decoded reference (`&amp;`, `&#233;`) and ends after its `;`;
 //   any other chunk is the source copied byte for byte, apart from end-of-line normalisation.
 
 internal import CLibXML2
@@ -92,14 +92,19 @@ final class SAXReader {
     }
 
     private func characters(_ context: xmlParserCtxtPtr, _ decoded: UnsafeBufferPointer<UInt8>) {
-        let consumed = xmlByteConsumed(context)
         let pieces: [SourceMap.Piece]
-        if source.byte(at: cursor) != .ampersand, let verbatim = source.alignVerbatim(decoded, at: cursor) {
+        if source.byte(at: cursor) == .ampersand {
+            // One decoded reference (`&amp;`, `&#233;`): it maps as a whole to `&...;`.
+            let end = source.endOfReference(startingAt: cursor)
+            pieces = [SourceMap.Piece(textOffset: 0, textLength: decoded.count,
+                                      source: SourceRange(offset: cursor, length: end - cursor))]
+            cursor = end
+        } else if let verbatim = source.alignVerbatim(decoded, at: cursor) {
             pieces = verbatim.pieces
             cursor = verbatim.end
         } else {
-            // A decoded reference: it maps as a whole to `&...;`.
-            let end = max(consumed, cursor)
+            // Not expected of libxml2: map the text as a whole to what it has consumed so far.
+            let end = max(xmlByteConsumed(context), cursor)
             pieces = [SourceMap.Piece(textOffset: 0, textLength: decoded.count,
                                       source: SourceRange(offset: cursor, length: end - cursor))]
             cursor = end

@@ -12,6 +12,10 @@
 ///
 /// Every item carries UTF-8 byte offsets into the request exactly as given. A DOCTYPE or entity
 /// declaration is refused, so no entity is ever expanded and nothing is ever fetched.
+///
+/// Text is kept as written, whitespace between elements included; neighbouring text in one
+/// style is one run, except across the end of a `<p>` or `<s>`, and for spelled-out `<say-as>`
+/// and `<phoneme>`, which are runs of their own.
 public enum SSMLParser {
     /// Parses an SSML 1.1 document, or plain text (anything whose first non-whitespace
     /// character is not `<`).
@@ -24,7 +28,9 @@ public enum SSMLParser {
     }
 
     static func parseRequest(_ request: String) throws(SSMLError) -> SpeechProgram {
-        guard let first = request.unicodeScalars.first(where: { !$0.properties.isWhitespace }) else {
+        // A byte order mark is not content (libxml2 skips it too).
+        let byteOrderMark: Unicode.Scalar = "\u{FEFF}"
+        guard let first = request.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != byteOrderMark }) else {
             throw SSMLError(line: 1, column: 1, message: "the request is empty")
         }
         return first == "<" ? try parseMarkup(request) : plainText(request)

@@ -63,6 +63,14 @@ struct SourceText {
         return nil
     }
 
+    /// The offset just after the `;` of the entity or character reference starting at `offset`.
+    /// Reference names and numbers cannot contain `;`, so the first one ends it.
+    func endOfReference(startingAt offset: Int) -> Int {
+        var index = offset
+        while index < bytes.count && bytes[index] != .semicolon { index += 1 }
+        return min(index + 1, bytes.count)
+    }
+
     func matches(_ decoded: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         offset >= 0 && offset + decoded.count <= bytes.count
             && bytes[offset..<offset + decoded.count].elementsEqual(decoded)
@@ -109,6 +117,7 @@ extension UInt8 {
     static let lessThan = UInt8(ascii: "<")
     static let slash = UInt8(ascii: "/")
     static let ampersand = UInt8(ascii: "&")
+    static let semicolon = UInt8(ascii: ";")
 
     var isUTF8Continuation: Bool { self & 0xC0 == 0x80 }
 }

@@ -14,7 +14,6 @@ extension SynthInstance {
 
         var writer = notifyWriter()
         let sequence = writer.beginSequence(urids)
-        sendReplies(&writer)
         if worker.hasMore.load(ordering: .acquiring) && frames.available < frames.capacity / 2 { requestWork() }
 
         var frame = 0
@@ -28,6 +27,8 @@ extension SynthInstance {
         }
         play(out, from: frame, to: n, &writer)
         applyVolume(out, count: n, target: volume)
+        // Replies last, so a host that works synchronously gets them in the block that asked.
+        sendReplies(at: max(n - 1, 0), &writer)
         writer.end(sequence)
     }
 
@@ -201,9 +202,9 @@ extension SynthInstance {
         }
     }
 
-    private func sendReplies(_ w: inout AtomWriter) {
+    private func sendReplies(at frame: Int, _ w: inout AtomWriter) {
         while let record = replies.peek() {
-            w.frameTime(0)
+            w.frameTime(Int64(frame))
             w.raw(record)
             replies.pop()
         }

@@ -72,12 +72,12 @@ final class ElementTests: XCTestCase {
     }
 
     func testEmphasisLevels() {
-        XCTAssertEqual(style(of: "<emphasis>a</emphasis>")?.emphasis, .moderate)
+        XCTAssertEqual(contentStyle(of: "<emphasis>a</emphasis>")?.emphasis, .moderate)
         for level in ["strong", "moderate", "none", "reduced"] {
-            XCTAssertEqual(style(of: #"<emphasis level="\#(level)">a</emphasis>"#)?.emphasis, Emphasis(rawValue: level))
+            XCTAssertEqual(contentStyle(of: #"<emphasis level="\#(level)">a</emphasis>"#)?.emphasis, Emphasis(rawValue: level))
         }
-        XCTAssertEqual(style(of: #"<emphasis level="strong"><emphasis level="reduced">a</emphasis></emphasis>"#)?.emphasis, .reduced)
-        XCTAssertNil(style(of: "a")?.emphasis)
+        XCTAssertEqual(contentStyle(of: #"<emphasis level="strong"><emphasis level="reduced">a</emphasis></emphasis>"#)?.emphasis, .reduced)
+        XCTAssertNil(contentStyle(of: "a")?.emphasis)
         assertSSMLError(#"<speak><emphasis level="loud">a</emphasis></speak>"#, line: 1, column: 8, #"level "loud" is not valid"#)
     }
 
@@ -112,9 +112,9 @@ final class ElementTests: XCTestCase {
     }
 
     func testVoiceSelection() throws {
-        let voice = style(of: #"<voice name="en-us+f3" gender="FEMALE" age="30" variant="2" languages="en-US en-GB">a</voice>"#)?.voice
+        let voice = contentStyle(of: #"<voice name="en-us+f3" gender="FEMALE" age="30" variant="2" languages="en-US en-GB">a</voice>"#)?.voice
         XCTAssertEqual(voice, VoiceSelection(name: "en-us+f3", gender: "female", age: 30, variant: 2, languages: ["en-US", "en-GB"]))
-        let nested = style(of: #"<voice name="outer" gender="male"><voice age="8">a</voice></voice>"#)?.voice
+        let nested = contentStyle(of: #"<voice name="outer" gender="male"><voice age="8">a</voice></voice>"#)?.voice
         XCTAssertEqual(nested, VoiceSelection(age: 8))
         let runs = parsed(#"<speak><voice gender="male">a</voice>b</speak>"#).runs
         XCTAssertEqual(runs.map(\.style.voice), [VoiceSelection(gender: "male"), VoiceSelection()])

@@ -41,11 +41,20 @@ final class PlainTextTests: XCTestCase {
         let program = parsed(request)
         XCTAssertEqual(program.runs.map(\.text), ["Hi ", "there"])
         XCTAssertEqual(sourceOf("there", in: program.runs[1], request: request), "there")
-        XCTAssertEqual(program.runs[1].sourceMap.pieces.first?.source.offset, 31)
+        XCTAssertEqual(program.runs[1].sourceMap.pieces.first?.source.offset, 29)
+    }
+
+    func testByteOrderMarkBeforeMarkup() throws {
+        let request = "\u{FEFF}<speak>Hi <mark name=\"x\"/>there</speak>"
+        let program = parsed(request)
+        XCTAssertEqual(program.runs.map(\.text), ["Hi ", "there"])
+        XCTAssertEqual(sourceOf("there", in: program.runs[1], request: request), "there")
+        XCTAssertEqual(program.runs[1].sourceMap.pieces.first?.source.offset, 29)
     }
 
     func testEmptyAndBlankRequestsAreErrors() {
         assertSSMLError("", line: 1, column: 1, "empty")
         assertSSMLError("  \n\t ", line: 1, column: 1, "empty")
+        assertSSMLError("\u{FEFF}", line: 1, column: 1, "empty")
     }
 }

@@ -47,7 +47,7 @@ func parsed(_ request: String, file: StaticString = #filePath, line: UInt = #lin
 }
 
 /// The style of the only spoken run of `<speak>` + `inner` + `</speak>`.
-func style(of inner: String, file: StaticString = #filePath, line: UInt = #line) -> Style? {
+func contentStyle(of inner: String, file: StaticString = #filePath, line: UInt = #line) -> Style? {
     let runs = parsed("<speak>\(inner)</speak>", file: file, line: line).spokenRuns
     XCTAssertEqual(runs.count, 1, "runs: \(runs.map(\.text))", file: file, line: line)
     return runs.first?.style

@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+
+/// `spkhost plugins` and `spkhost voices`, and what other LV2 tools make of the bundle.
+final class DiscoveryTests: XCTestCase {
+    func testPluginsListsTheSynth() throws {
+        let result = Fixture.spkhost(["plugins", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let plugins = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        let synth = plugins.first { $0["uri"] as? String == "urn:spk:synth:espeak-ng" }
+        XCTAssertNotNil(synth, result.stdout)
+        let ports = (synth?["ports"] as? [[String: Any]] ?? []).compactMap { $0["symbol"] as? String }
+        XCTAssertEqual(ports, ["control", "notify", "out", "rate", "pitch", "volume"])
+    }
+
+    func testVoicesListsEveryEspeakVoiceWithLanguages() throws {
+        let result = Fixture.spkhost(["voices", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let voices = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        // espeak-ng 1.51 ships voices for about a hundred languages.
+        XCTAssertGreaterThan(voices.count, 80)
+        let us = voices.first { $0["identifier"] as? String == "spk.espeak-ng.en-us" }
+        XCTAssertEqual(us?["primaryLanguages"] as? [String], ["en-US"])
+        XCTAssertTrue(voices.allSatisfy { !(($0["supportedLanguages"] as? [String]) ?? []).isEmpty })
+
+        let french = Fixture.spkhost(["voices", "--language", "fr"])
+        XCTAssertEqual(french.status, 0, french.stderr)
+        XCTAssertTrue(french.stdout.contains("spk.espeak-ng.fr"), french.stdout)
+        XCTAssertFalse(french.stdout.contains("spk.espeak-ng.en-us"), french.stdout)
+    }
+
+    func testEveryListedVoiceSpeaks() throws {
+        let dir = Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for voice in ["spk.espeak-ng.de", "spk.espeak-ng.fr", "spk.espeak-ng.cmn"] {
+            let output = dir.appendingPathComponent("\(voice).wav").path
+            let result = Fixture.spkhost(["render", "--text", "1 2 3", "--voice", voice, "--output", output])
+            XCTAssertEqual(result.status, 0, "\(voice): \(result.stderr)")
+        }
+    }
+
+    func testLv2InfoDescribesAndLv2ValidateAcceptsTheBundle() {
+        let info = Fixture.run("lv2info", ["urn:spk:synth:espeak-ng"], environment: ["LV2_PATH": Fixture.lv2Path])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdout.contains("spk espeak-ng"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("http://lv2plug.in/ns/ext/worker#interface"), info.stdout)
+
+        let bundle = Fixture.lv2Path + "/spk-espeak-ng.lv2"
+        let ttls = ["manifest.ttl", "spk-espeak-ng.ttl"].map { "\(bundle)/\($0)" }
+        let validate = Fixture.run("lv2_validate", ttls)
+        XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr)
+        XCTAssertTrue((validate.stdout + validate.stderr).contains("Found 0 errors"), validate.stdout + validate.stderr)
+    }
+}

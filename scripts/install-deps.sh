@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages spk builds against and tests with. Run as root (or via sudo).
+set -euo pipefail
+packages=(
+    pkg-config
+    liblilv-dev lv2-dev lilv-utils sordi          # LV2 hosting, headers, lv2info/lv2_validate
+    libespeak-ng-dev espeak-ng-data               # the espeak-ng engine and its voices
+    libsndfile1-dev libsamplerate0-dev            # audio files, resampling
+    libxml2-dev                                   # the SSML parser
+    libjack-jackd2-dev jackd2 jalv                # JACK, and a third-party LV2 host for tests
+    sox                                           # measuring and looking at rendered audio
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    # jackd2 asks whether to enable real-time priorities: answer before it asks.
+    echo "jackd2 jackd/tweak_rt_limits boolean false" | $sudo debconf-set-selections
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    echo "installed: ${missing[*]}"
+fi
+command -v swift >/dev/null || { echo "install-deps: swift is not on PATH (Swift 6.x is required)" >&2; exit 1; }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets spk up on Debian 12: packages, a release build, the LV2 bundles where lilv finds them
+# (~/.lv2, or $LV2_INSTALL_DIR) and spkhost on the PATH (/usr/local/bin as root, else ~/.local/bin).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+# The plugins carry the Swift runtime inside (-static-stdlib), so any LV2 host can load them
+# on machines without a Swift toolchain.
+swift build -c release --scratch-path .build-release -Xswiftc -static-stdlib
+lv2_dir=${LV2_INSTALL_DIR:-$HOME/.lv2}
+scripts/stage-bundles.sh .build-release/release "$lv2_dir"
+strip --strip-unneeded "$lv2_dir"/spk-*.lv2/*.so
+bin_dir=/usr/local/bin; [ "$(id -u)" -eq 0 ] || bin_dir=$HOME/.local/bin
+mkdir -p "$bin_dir"
+install -m 0755 .build-release/release/spkhost "$bin_dir/spkhost"
+echo "spk is set up: spkhost in $bin_dir, LV2 bundles in $lv2_dir"

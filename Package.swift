@@ -11,12 +11,14 @@ let package = Package(
     products: [
         .executable(name: "spkhost", targets: ["spkhost"]),
         .library(name: "spk_espeak_ng", type: .dynamic, targets: ["SpkEspeakNG"]),
+        .library(name: "spk_flite", type: .dynamic, targets: ["SpkFlite"]),
         .library(name: "SSML", targets: ["SSML"]),
         .library(name: "LV2Host", targets: ["LV2Host"]),
         .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -26,16 +28,27 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        // flite 2.2 has no pkg-config file: its module map names the libraries.
+        .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
+        .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
 
         .target(name: "SSML", dependencies: ["CLibXML2"]),
         .target(name: "SpkProtocol", dependencies: ["CLV2"]),
         .target(name: "SpkAudio", dependencies: ["CSndfile", "CSamplerate"]),
-        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "SpkAudio", "SpkProtocol"]),
-        .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "CLV2"]),
+        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "CFlite", "CSonic", "SpkAudio", "SpkProtocol"]),
+        .target(name: "LockFree"),
+        .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "CLV2"]),
         .target(name: "SpkEspeakNG", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
-        .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol"]),
+        .target(name: "SpkFlite", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol", "LockFree"]),
+        .target(name: "JACKBackend", dependencies: ["CJack", "LV2Host", "LockFree"]),
+        .executableTarget(name: "spk-rt-check", dependencies: [
+            "LV2Host", "SpkProtocol",
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ]),
         .executableTarget(name: "spkhost", dependencies: [
-            "LV2Host", "SpkAudio",
+            "LV2Host", "JACKBackend", "SpkAudio",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

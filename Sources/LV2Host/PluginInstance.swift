@@ -32,16 +32,18 @@ public final class PluginInstance {
 
     public static let defaultAtomCapacity = 1 << 20
 
-    /// Instantiates `uri` from `world`. Plugin work runs at once, inside `schedule_work`, as in
-    /// hosts that render offline: output then does not depend on thread timing.
-    public init(world: LV2World, uri: String, sampleRate: Double, maxBlock: Int, urids: URIDMap = URIDMap()) throws {
+    /// Instantiates `uri` from `world`. Offline, plugin work runs at once, inside
+    /// `schedule_work`, so output does not depend on thread timing; `live` gives the plugin a
+    /// worker thread instead, as real-time hosts must.
+    public init(world: LV2World, uri: String, sampleRate: Double, maxBlock: Int, urids: URIDMap = URIDMap(),
+                live: Bool = false) throws {
         let plugin = try world.plugin(uri)
         self.world = world
         info = PluginInfo(plugin, world.uris)
         self.sampleRate = sampleRate
         self.maxBlock = maxBlock
         self.urids = urids
-        worker = HostWorker()
+        worker = HostWorker(threaded: live)
 
         // Options: sample rate and block lengths (buf-size), which plugins may read at instantiation.
         rateValue = .allocate(capacity: 1)
@@ -107,6 +109,7 @@ public final class PluginInstance {
 
     deinit {
         if active { lilv_instance_deactivate(instance) }
+        worker.stop()
         lilv_instance_free(instance)
         audio.values.forEach { $0.deallocate() }
         controls.values.forEach { $0.deallocate() }
@@ -139,6 +142,13 @@ public final class PluginInstance {
             throw HostError("\(symbol)=\(value) is outside \(min)...\(max) for <\(info.uri)>")
         }
         slot.pointee = value
+    }
+
+    /// Sets the spk synth controls that are given.
+    public func setControls(rate: Float?, pitch: Float?, volume: Float?) throws {
+        if let rate { try setControl("rate", rate) }
+        if let pitch { try setControl("pitch", pitch) }
+        if let volume { try setControl("volume", volume) }
     }
 
     public func activate() {

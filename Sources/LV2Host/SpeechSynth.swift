@@ -5,6 +5,7 @@ public final class SpeechSynth {
     public let plugin: PluginInstance
     public let block: Int
     private var nextRequest: Int64 = 1
+    private let outIndex: UInt32
     private var u: SpkURIDs { plugin.urids.spk }
 
     /// An event the plugin reported, at its frame from the start of the render.
@@ -17,14 +18,13 @@ public final class SpeechSynth {
         guard block > 0 && block <= 1 << 16 else { throw HostError("block size \(block) is outside 1...65536") }
         plugin = try PluginInstance(world: world, uri: uri, sampleRate: sampleRate, maxBlock: block)
         self.block = block
-        for symbol in ["control", "notify", "out"] { _ = try plugin.port(symbol) }
+        for symbol in ["control", "notify"] { _ = try plugin.port(symbol) }
+        outIndex = try plugin.port("out").index
         plugin.activate()
     }
 
     public func setControls(rate: Float?, pitch: Float?, volume: Float?) throws {
-        if let rate { try plugin.setControl("rate", rate) }
-        if let pitch { try plugin.setControl("pitch", pitch) }
-        if let volume { try plugin.setControl("volume", volume) }
+        try plugin.setControls(rate: rate, pitch: pitch, volume: volume)
     }
 
     /// The plugin's voices (patch:Get of spk:voices).
@@ -61,9 +61,8 @@ public final class SpeechSynth {
             }
             first = false
             if failure != nil { break }
-            let out = plugin.audio[try plugin.port("out").index]!
             let count = endFrame.map { Int($0) } ?? block
-            try sink(UnsafeBufferPointer(start: out, count: count))
+            try sink(UnsafeBufferPointer(rebasing: output[..<count]))
             start += Int64(block)
             if start > limit { throw HostError("request did not finish within \(Int(maxSeconds)) s of audio") }
         }
@@ -71,8 +70,14 @@ public final class SpeechSynth {
         return events
     }
 
-    /// Runs one block, optionally sending one event at frame 0, and decodes what comes back.
-    private func runBlock(send: ((inout AtomWriter) -> Void)?, received: (Int64, SpkEvent) -> Void) throws {
+    /// The audio of the last block.
+    public var output: UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: plugin.audio[outIndex]!, count: block)
+    }
+
+    /// Runs one block, optionally sending one event at frame 0, and decodes what comes back
+    /// (frames within the block).
+    public func runBlock(send: ((inout AtomWriter) -> Void)?, received: (Int64, SpkEvent) -> Void) throws {
         plugin.prepareAtomPorts()
         if let send {
             try plugin.writeEvents(to: "control") { w in

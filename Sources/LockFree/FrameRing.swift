@@ -2,14 +2,14 @@ import Synchronization
 
 /// A single-producer single-consumer ring of audio frames between the worker (producer) and
 /// `run()` (consumer). Lock-free and allocation-free after init; indices count frames forever.
-final class FrameRing {
-    let capacity: Int
+public final class FrameRing: @unchecked Sendable {
+    public let capacity: Int
     private let mask: Int
     private let storage: UnsafeMutablePointer<Float>
     private let written = Atomic<Int>(0)
     private let read = Atomic<Int>(0)
 
-    init(capacityPowerOfTwo: Int) {
+    public init(capacityPowerOfTwo: Int) {
         precondition(capacityPowerOfTwo > 0 && capacityPowerOfTwo & (capacityPowerOfTwo - 1) == 0)
         capacity = capacityPowerOfTwo
         mask = capacity - 1
@@ -21,10 +21,10 @@ final class FrameRing {
 
     // MARK: producer
 
-    var freeSpace: Int { capacity - (written.load(ordering: .relaxed) - read.load(ordering: .acquiring)) }
+    public var freeSpace: Int { capacity - (written.load(ordering: .relaxed) - read.load(ordering: .acquiring)) }
 
     /// Writes as many frames as fit; returns how many.
-    func write(_ frames: UnsafeBufferPointer<Float>) -> Int {
+    public func write(_ frames: UnsafeBufferPointer<Float>) -> Int {
         guard let base = frames.baseAddress else { return 0 }
         let count = min(frames.count, freeSpace)
         var position = written.load(ordering: .relaxed)
@@ -42,10 +42,10 @@ final class FrameRing {
 
     // MARK: consumer
 
-    var available: Int { written.load(ordering: .acquiring) - read.load(ordering: .relaxed) }
+    public var available: Int { written.load(ordering: .acquiring) - read.load(ordering: .relaxed) }
 
     /// Copies `count` frames (which must be available) to `destination`.
-    func read(into destination: UnsafeMutablePointer<Float>, count: Int) {
+    public func read(into destination: UnsafeMutablePointer<Float>, count: Int) {
         var position = read.load(ordering: .relaxed)
         var done = 0
         while done < count {
@@ -59,7 +59,7 @@ final class FrameRing {
     }
 
     /// Drops `count` available frames.
-    func discard(_ count: Int) {
+    public func discard(_ count: Int) {
         read.store(read.load(ordering: .relaxed) + count, ordering: .releasing)
     }
 }

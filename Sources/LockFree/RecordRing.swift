@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// A record is a 4-byte length, then the payload, padded to 8 bytes. When a record does not
 /// fit before the end of the buffer, the producer writes a wrap mark and starts again at 0.
-final class RecordRing {
-    let capacity: Int
+public final class RecordRing: @unchecked Sendable {
+    public let capacity: Int
     private let mask: Int
     private let storage: UnsafeMutableRawPointer
     private let written = Atomic<Int>(0)
@@ -15,7 +15,7 @@ final class RecordRing {
     private static let wrapMark = UInt32.max
     private static let headerSize = 8
 
-    init(capacityPowerOfTwo: Int) {
+    public init(capacityPowerOfTwo: Int) {
         precondition(capacityPowerOfTwo >= 64 && capacityPowerOfTwo & (capacityPowerOfTwo - 1) == 0)
         capacity = capacityPowerOfTwo
         mask = capacity - 1
@@ -30,7 +30,7 @@ final class RecordRing {
     // MARK: producer
 
     /// Space for a record of `length` bytes, or nil when the ring is too full. Fill it, then `commit`.
-    func reserve(_ length: Int) -> UnsafeMutableRawPointer? {
+    public func reserve(_ length: Int) -> UnsafeMutableRawPointer? {
         let need = Self.footprint(length)
         var position = written.load(ordering: .relaxed)
         let used = position - read.load(ordering: .acquiring)
@@ -49,13 +49,13 @@ final class RecordRing {
     }
 
     /// Publishes the record last reserved.
-    func commit() {
+    public func commit() {
         written.store(reservedTotal, ordering: .releasing)
     }
 
     /// Reserves, fills with `fill` and commits; false when full.
     @discardableResult
-    func write(length: Int, _ fill: (UnsafeMutableRawPointer) -> Void) -> Bool {
+    public func write(length: Int, _ fill: (UnsafeMutableRawPointer) -> Void) -> Bool {
         guard let p = reserve(length) else { return false }
         fill(p)
         commit()
@@ -65,7 +65,7 @@ final class RecordRing {
     // MARK: consumer
 
     /// The next record, in place, or nil when there is none.
-    func peek() -> UnsafeRawBufferPointer? {
+    public func peek() -> UnsafeRawBufferPointer? {
         let end = written.load(ordering: .acquiring)
         var position = read.load(ordering: .relaxed)
         while position < end {
@@ -82,7 +82,7 @@ final class RecordRing {
     }
 
     /// Drops the record `peek` returned.
-    func pop() {
+    public func pop() {
         let position = read.load(ordering: .relaxed)
         let length = Int(storage.load(fromByteOffset: position & mask, as: UInt32.self))
         read.store(position + Self.footprint(length), ordering: .releasing)

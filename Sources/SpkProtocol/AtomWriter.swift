@@ -19,7 +19,10 @@ public struct AtomWriter {
     /// Where the next atom goes; lets a caller roll back a partly written event.
     public struct Mark { fileprivate let offset: Int }
     public var mark: Mark { Mark(offset: offset) }
-    public mutating func rollBack(to mark: Mark) { offset = mark.offset }
+    public mutating func rollBack(to mark: Mark) {
+        offset = mark.offset
+        overflowed = false
+    }
 
     private mutating func reserve(_ n: Int) -> UnsafeMutableRawPointer? {
         guard !overflowed, offset + n <= capacity else { overflowed = true; return nil }
@@ -104,6 +107,13 @@ public struct AtomWriter {
     public mutating func string(_ s: String, _ urids: SpkURIDs) {
         var s = s
         s.withUTF8 { string(UnsafeRawBufferPointer($0), urids) }
+    }
+
+    /// An atom of any type whose body is `bytes` as they are (a MIDI message, a chunk).
+    public mutating func bytes(_ bytes: UnsafeRawBufferPointer, type: UInt32) {
+        guard header(size: bytes.count, type: type), let p = reserve(bytes.count) else { return }
+        if let src = bytes.baseAddress { p.copyMemory(from: src, byteCount: bytes.count) }
+        padToEight()
     }
 
     public mutating func long(_ value: Int64, _ urids: SpkURIDs) {

@@ -130,6 +130,25 @@ extension AtomWriter {
         end(object)
     }
 
+    /// A three-byte MIDI message (note-on 0x90, note-off 0x80, controller 0xB0).
+    public mutating func midi(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, _ u: SpkURIDs) {
+        let message: (UInt8, UInt8, UInt8) = (status, data1, data2)
+        withUnsafeBytes(of: message) { bytes(UnsafeRawBufferPointer(rebasing: $0[0..<3]), type: u.midiEvent) }
+    }
+
+    /// `spk:Pause`, at once or at the next word boundary.
+    public mutating func pause(atWord: Bool, _ u: SpkURIDs) {
+        let object = beginObject(u, otype: u.pause)
+        key(u.boundary); urid(atWord ? u.word : u.immediate, u)
+        end(object)
+    }
+
+    /// `spk:Continue` after a pause.
+    public mutating func resume(_ u: SpkURIDs) {
+        let object = beginObject(u, otype: u.continue)
+        end(object)
+    }
+
     /// `patch:Set` of a string property (`spk:voice`, `spk:text`).
     public mutating func patchSet(property: UInt32, string value: String, _ u: SpkURIDs) {
         let object = beginObject(u, otype: u.patchSet)

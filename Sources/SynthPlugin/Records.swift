@@ -28,6 +28,8 @@ struct EventHeader {
         case end
     }
     enum End: UInt32 { case finished = 0, failed, cancelled }
+    /// `flags` bit of an `.atom` record that is a word marker: where a pause at `spk:word` stops.
+    static let wordBoundary: UInt32 = 1
     var kind: UInt32
     var flags: UInt32 = 0
     var request: Int64

@@ -1,3 +1,4 @@
+import LockFree
 import SpkProtocol
 
 // The audio thread. Everything here is bounded work on memory allocated at instantiation:
@@ -45,6 +46,10 @@ extension SynthInstance {
             speak(text: atom.stringBytes, voice: nil, request: nil, rate: rate, pitch: pitch, at: frame, &w)
             return
         }
+        if atom.type == urids.midiEvent {
+            handleMIDI(atom, at: frame, rate: rate, pitch: pitch, &w)
+            return
+        }
         guard let object = atom.object(urids) else { return }
         switch object.otype {
         case urids.speak:
@@ -61,10 +66,18 @@ extension SynthInstance {
             } else {
                 cancelAll(at: frame, &w)
             }
+        case urids.pause:
+            pause(atWord: object[urids.boundary]?.urid(urids) == urids.word, at: frame, &w)
+        case urids.continue:
+            resume(at: frame, &w)
         case urids.patchSet:
-            guard let property = object[urids.patchProperty]?.urid(urids), let value = object[urids.patchValue] else { return }
-            if property == urids.voice && value.type == urids.atomString {
+            guard let property = object[urids.patchProperty]?.urid(urids), let value = object[urids.patchValue],
+                  value.type == urids.atomString else { return }
+            if property == urids.voice {
+                voice.store(value.stringBytes)
                 _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.setVoice.rawValue), voice: value.stringBytes, text: nil)
+            } else if property == urids.text, !text.store(value.stringBytes) {
+                emitError(request: 0, StaticMessage.textTooLong, at: frame, &w)
             }
         case urids.patchGet:
             if object[urids.patchProperty]?.urid(urids) == urids.voices {
@@ -73,6 +86,50 @@ extension SynthInstance {
         default:
             break
         }
+    }
+
+    /// MIDI for generic hosts: note-on speaks `spk:text`, its note-off cancels what it started,
+    /// all-notes-off and all-sound-off cancel everything.
+    private func handleMIDI(_ atom: AtomRef, at frame: Int, rate: Float, pitch: Float, _ w: inout AtomWriter) {
+        guard atom.size >= 3 else { return }
+        let bytes = atom.body.assumingMemoryBound(to: UInt8.self)
+        let status = bytes[0] & 0xF0, note = Int(bytes[1] & 0x7F), velocity = bytes[2]
+        switch status {
+        case 0x90 where velocity > 0:
+            let id = nextRequestID
+            text.withOwnBytes { text in
+                guard !text.isEmpty else { return }
+                speak(text: text, voice: nil, request: nil, rate: rate, pitch: pitch, at: frame, &w)
+                noteRequests[note] = id
+            }
+        case 0x80, 0x90:
+            if noteRequests[note] != 0 {
+                cancel(noteRequests[note], at: frame, &w)
+                noteRequests[note] = 0
+            }
+        case 0xB0 where note == 120 || note == 123:
+            cancelAll(at: frame, &w)
+        default:
+            break
+        }
+    }
+
+    /// `spk:Pause`: at once, or when playback reaches the next word.
+    private func pause(atWord: Bool, at frame: Int, _ w: inout AtomWriter) {
+        guard current != 0 || active.count > 0, !paused else { return }
+        if atWord {
+            pauseAtWord = true
+        } else {
+            paused = true
+            emit(urids.paused, request: current, at: frame, &w)
+        }
+    }
+
+    private func resume(at frame: Int, _ w: inout AtomWriter) {
+        pauseAtWord = false
+        guard paused else { return }
+        paused = false
+        emit(urids.continued, request: current, at: frame, &w)
     }
 
     private func speak(text: UnsafeBufferPointer<UInt8>, voice: UnsafeBufferPointer<UInt8>?, request: Int64?,
@@ -108,7 +165,13 @@ extension SynthInstance {
     /// skipped when it comes.
     private func drop(_ request: Int64, at frame: Int, _ w: inout AtomWriter) {
         emit(urids.cancelled, request: request, at: frame, &w)
-        if request == current { skipping = true } else { dropped.insert(request) }
+        if request == current {
+            skipping = true
+            paused = false      // the paused request is gone; what follows plays
+        } else {
+            dropped.insert(request)
+        }
+        if active.count == 0 { pauseAtWord = false }
     }
 
     /// Hands a command to the worker and asks for work; false when the command ring is full.
@@ -116,16 +179,12 @@ extension SynthInstance {
         var header = header
         header.voiceLength = UInt32(voice?.count ?? 0)
         header.textLength = UInt32(text?.count ?? 0)
-        let ok = commands.write(length: CommandHeader.size + (voice?.count ?? 0) + (text?.count ?? 0)) { p in
+        let voiceCount = voice?.count ?? 0, textCount = text?.count ?? 0
+        let ok = commands.write(length: CommandHeader.size + voiceCount + textCount) { p in
+            // Plain copies: a helper closure capturing a cursor would box it on the heap.
             p.storeBytes(of: header, as: CommandHeader.self)
-            var at = p + CommandHeader.size
-            func append(_ part: UnsafeBufferPointer<UInt8>?) {
-                guard let part, let base = part.baseAddress, part.count > 0 else { return }
-                at.copyMemory(from: base, byteCount: part.count)
-                at += part.count
-            }
-            append(voice)
-            append(text)
+            if let base = voice?.baseAddress, voiceCount > 0 { (p + CommandHeader.size).copyMemory(from: base, byteCount: voiceCount) }
+            if let base = text?.baseAddress, textCount > 0 { (p + CommandHeader.size + voiceCount).copyMemory(from: base, byteCount: textCount) }
         }
         if ok { requestWork() }
         return ok
@@ -142,6 +201,10 @@ extension SynthInstance {
             let available = frames.available
             let nextEvent = nextEventPosition()
             let untilEvent = nextEvent.map { Int($0 - playhead) } ?? Int.max
+            if paused && !skipping {
+                (out + frame).update(repeating: 0, count: end - frame)
+                return
+            }
             if skipping {
                 let drop = min(available, untilEvent)
                 if drop > 0 {
@@ -172,8 +235,17 @@ extension SynthInstance {
     private func emitDueEvents(at frame: Int, _ w: inout AtomWriter) {
         while let record = events.peek() {
             let header = record.loadUnaligned(as: EventHeader.self)
-            guard header.position <= playhead else { return }
+            guard header.position <= playhead, !(paused && !skipping) else { return }
             let request = header.request
+            // A pause at the next word takes effect before that word's marker, or where the
+            // speech ends.
+            if pauseAtWord && !skipping && request == current && current != 0
+                && (header.flags & EventHeader.wordBoundary != 0 || header.kind == EventHeader.Kind.end.rawValue) {
+                pauseAtWord = false
+                paused = true
+                emit(urids.paused, request: current, at: frame, &w)
+                return
+            }
             switch EventHeader.Kind(rawValue: header.kind) {
             case .begin?:
                 current = request
@@ -235,23 +307,25 @@ extension SynthInstance {
 
 /// Error texts run() can send without building a String.
 enum StaticMessage {
-    case queueFull, requestTooLarge, speakWithoutSSML
+    case queueFull, requestTooLarge, speakWithoutSSML, textTooLong
 
     var bytes: UnsafeRawBufferPointer {
         switch self {
         case .queueFull: Self.queueFullText
         case .requestTooLarge: Self.requestTooLargeText
         case .speakWithoutSSML: Self.speakWithoutSSMLText
+        case .textTooLong: Self.textTooLongText
         }
     }
 
     private static let queueFullText = staticBytes("too many requests queued; cancel some or wait")
     private static let requestTooLargeText = staticBytes("request too large for the plugin's queue")
     private static let speakWithoutSSMLText = staticBytes("spk:Speak needs an spk:ssml string")
+    private static let textTooLongText = staticBytes("spk:text is longer than the plugin keeps (16 KiB)")
 
     /// Globals initialise lazily, allocating on first use: do that at instantiation, not in run().
     static func prepare() {
-        _ = queueFullText; _ = requestTooLargeText; _ = speakWithoutSSMLText; _ = scratchAtom
+        _ = queueFullText; _ = requestTooLargeText; _ = speakWithoutSSMLText; _ = textTooLongText; _ = scratchAtom
     }
 
     private static func staticBytes(_ s: String) -> UnsafeRawBufferPointer {

@@ -1,6 +1,7 @@
 import CLV2
 import SpeechEngines
 import SpkProtocol
+import LockFree
 import Synchronization
 
 /// One instance of a synth plugin. `run()` (in SynthInstance+Run.swift) plays what the worker
@@ -41,8 +42,21 @@ final class SynthInstance {
     let active = RequestTable(capacity: 256)
     /// Requests cancelled before their audio began.
     let dropped = RequestTable(capacity: 256)
-    var nextRequestID: Int64 = 1
+    /// Ids the plugin assigns (bare strings, MIDI notes, Speak without spk:request) start high,
+    /// away from the small numbers clients choose.
+    var nextRequestID: Int64 = 1 << 32
     var lastVolume: Float = 1
+    /// Playback holds (silence, nothing consumed) until `spk:Continue`.
+    var paused = false
+    /// A `spk:Pause` at `spk:word` waiting for the next word boundary.
+    var pauseAtWord = false
+    /// The request each MIDI note started, so its note-off cancels it.
+    let noteRequests = UnsafeMutablePointer<Int64>.allocate(capacity: 128)
+
+    /// `spk:text`, spoken by MIDI note-on; `spk:voice`, the default voice. Written by run() (or
+    /// state restore), read by state save from any thread.
+    let text = SeqlockBytes(capacity: 1 << 14)
+    let voice = SeqlockBytes(capacity: 256)
 
     init(engine: SpeechEngine, defaultVoice: String, sampleRate: Double, map: UnsafePointer<LV2_URID_Map>,
          schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?, log: PluginLog) {
@@ -51,9 +65,14 @@ final class SynthInstance {
         self.schedule = schedule
         self.log = log
         StaticMessage.prepare()
+        noteRequests.initialize(repeating: 0, count: 128)
         worker = SynthWorker(engine: engine, urids: urids, outputRate: sampleRate, defaultVoice: defaultVoice,
                              commands: commands, frames: frames, events: events, replies: replies, log: log)
+        var initialVoice = defaultVoice
+        initialVoice.withUTF8 { _ = voice.store($0) }
     }
+
+    deinit { noteRequests.deallocate() }
 
     func connect(_ port: UInt32, _ data: UnsafeMutableRawPointer?) {
         switch PortIndex(rawValue: port) {

@@ -89,9 +89,24 @@ public enum SynthPluginDescriptor {
         return p
     }()
 
+    private static let stateInterface: UnsafeMutablePointer<LV2_State_Interface> = {
+        let p = UnsafeMutablePointer<LV2_State_Interface>.allocate(capacity: 1)
+        p.initialize(to: LV2_State_Interface(
+            save: { handle, store, storeHandle, _, _ in
+                guard let store else { return LV2_STATE_ERR_UNKNOWN }
+                return SynthPluginDescriptor.instance(handle).save(store, storeHandle)
+            },
+            restore: { handle, retrieve, retrieveHandle, _, _ in
+                guard let retrieve else { return LV2_STATE_ERR_UNKNOWN }
+                return SynthPluginDescriptor.instance(handle).restore(retrieve, retrieveHandle)
+            }))
+        return p
+    }()
+
     private static func extensionData(_ uri: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
         guard let uri else { return nil }
         if strcmp(uri, LV2URI.workerInterface) == 0 { return UnsafeRawPointer(workerInterface) }
+        if strcmp(uri, LV2URI.stateInterface) == 0 { return UnsafeRawPointer(stateInterface) }
         return nil
     }
 }

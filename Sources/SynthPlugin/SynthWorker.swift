@@ -1,5 +1,6 @@
 import SpeechEngines
 import SpkProtocol
+import LockFree
 import Synchronization
 
 /// The non-real-time half of a synth plugin: takes commands from `run()`, renders requests with
@@ -60,6 +61,13 @@ final class SynthWorker {
         drainCommands()
         pump()
         hasMore.store(renderer != nil || !queue.isEmpty || pendingHead < pending.count, ordering: .releasing)
+    }
+
+    /// Sets the default voice directly (state restore, when nothing else runs).
+    func restoreDefaultVoice(_ identifier: String) -> Bool {
+        guard engine.voice(named: identifier) != nil else { return false }
+        defaultVoice = identifier
+        return true
     }
 
     // MARK: commands
@@ -157,7 +165,8 @@ final class SynthWorker {
                 }
                 let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
                                             textLength: marker.source.length, name: marker.name)
-                pending.append(.event(request: request, kind: .atom, flags: 0, atom: forge { $0.marker(event, self.urids) }))
+                pending.append(.event(request: request, kind: .atom, flags: marker.type == .word ? EventHeader.wordBoundary : 0,
+                                      atom: forge { $0.marker(event, self.urids) }))
             }
             if from < chunk.samples.count {
                 pending.append(.frames(request: request, samples: Array(chunk.samples[from...]), offset: 0))

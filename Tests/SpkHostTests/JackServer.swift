@@ -36,6 +36,35 @@ final class JackServer {
         Self.stop(process)
     }
 
+    /// Waits up to five seconds for a port to appear.
+    @discardableResult
+    func waitForPort(_ port: String) -> Bool {
+        for _ in 0..<100 {
+            if ports().contains(port) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Records `seconds` of a new mono input port, `jack_capture:input1`, that nothing is
+    /// connected to yet, into `path`.
+    func startCapture(path: String, seconds: Int) throws -> Process {
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: "/usr/bin/jack_capture")
+        recorder.arguments = ["-c", "1", "--manual-connections", "--daemon", "-d", "\(seconds)", path]
+        recorder.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // jack_capture quits at once when its output goes to /dev/null or a file: give it a pipe.
+        let output = Pipe()
+        recorder.standardOutput = output
+        recorder.standardError = output
+        try recorder.run()
+        guard waitForPort("jack_capture:input1") else {
+            Self.stop(recorder)
+            throw XCTSkip("jack_capture did not start")
+        }
+        return recorder
+    }
+
     /// TERM, then KILL after three seconds.
     static func stop(_ process: Process) {
         guard process.isRunning else { return }

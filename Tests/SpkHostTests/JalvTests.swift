@@ -1,4 +1,5 @@
 import Foundation
+import SpkTestSupport
 import XCTest
 
 /// The plugin in a host nobody here wrote: jalv, against a jackd with the dummy backend.
@@ -35,5 +36,55 @@ final class JalvTests: XCTestCase {
         JackServer.stop(jalv)
         let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertFalse(log.contains("Failed to instantiate"), log)
+    }
+
+    func testMIDINoteSpeaksThePresetText() throws {
+        // A preset that sets spk:text, as a state directory jalv loads with -l (the preset is
+        // the file itself, `<>`, as jalv saves them).
+        let stateDir = Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: stateDir) }
+        let prefixes = """
+        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+        @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        @prefix state: <http://lv2plug.in/ns/ext/state#> .
+        @prefix spk: <urn:spk:ns#> .
+
+        """
+        try (prefixes + "<state.ttl> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:seeAlso <state.ttl> .\n")
+            .write(to: stateDir.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        try (prefixes + "<> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:label \"MIDI test\" ; state:state [ spk:text \"Hello from a MIDI key, held down.\" ] .\n")
+            .write(to: stateDir.appendingPathComponent("state.ttl"), atomically: true, encoding: .utf8)
+
+        let jack = try JackServer()
+        defer { jack.stop() }
+        func start(_ program: String, _ arguments: [String]) throws -> Process {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: program)
+            p.arguments = arguments
+            var env = ProcessInfo.processInfo.environment.merging(jack.environment) { $1 }
+            env["LV2_PATH"] = Fixture.lv2Path
+            p.environment = env
+            p.standardInput = Pipe()
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        let jalv = try start("/usr/bin/jalv", ["-l", stateDir.path, "-n", "spk-jalv"])
+        defer { JackServer.stop(jalv) }
+        XCTAssertTrue(jack.waitForPort("spk-jalv:out"), "jalv did not start")
+        let path = stateDir.appendingPathComponent("midi.wav").path
+        let recorder = try jack.startCapture(path: path, seconds: 3)
+        // A key held for 1.9 s of every 2 s.
+        let sequencer = try start("/usr/bin/jack_midiseq", ["spk-seq", "96000", "0", "60", "91200"])
+        defer { JackServer.stop(sequencer) }
+        jack.waitForPort("spk-seq:out")
+        XCTAssertEqual(Fixture.run("jack_connect", ["spk-jalv:out", "jack_capture:input1"], environment: jack.environment).status, 0)
+        XCTAssertEqual(Fixture.run("jack_connect", ["spk-seq:out", "spk-jalv:control"], environment: jack.environment).status, 0)
+        recorder.waitUntilExit()
+        let recorded = try Signal(path: path)
+        XCTAssertGreaterThan(recorded.rms(), 0.01, "the note made the plugin speak")
+        XCTAssertGreaterThan(recorded.spokenDuration, 0.3, "the sequencer may be mid-loop when connected: some speech, not all")
     }
 }

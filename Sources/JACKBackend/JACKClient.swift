@@ -1,0 +1,137 @@
+import CJack
+import Glibc
+import Synchronization
+
+/// A JACK client with mono output ports and a render callback, as thin as JACK allows.
+///
+/// The callback runs on JACK's real-time thread; it must not allocate, lock or block. Xruns,
+/// buffer-size and sample-rate changes and a server that goes away are recorded in atomics for
+/// the control thread to read.
+public final class JACKClient: @unchecked Sendable {
+    public typealias Render = (_ frames: Int, _ outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>) -> Void
+
+    private let client: OpaquePointer
+    public let name: String
+    public let server: String?
+    private var ports: [OpaquePointer] = []
+    private var render: Render?
+    private var buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private var active = false
+
+    public let xruns = Atomic<Int>(0)
+    public let bufferSize = Atomic<Int>(0)
+    public let currentSampleRate = Atomic<Int>(0)
+    /// Set when the server shut the client down (killed, or it dropped us).
+    public let shutDown = Atomic<Bool>(false)
+    nonisolated(unsafe) private var shutdownReason = ""
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// libjack prints its complaints to stderr; spk reports errors itself, in one line.
+    nonisolated(unsafe) private static var lastLibraryError = ""
+    private static let quietLibrary: Void = {
+        jack_set_error_function { message in JACKClient.lastLibraryError = message.map { String(cString: $0) } ?? "" }
+        jack_set_info_function { _ in }
+    }()
+
+    /// Connects to a running server (`server` nil means the default one); never starts one.
+    public init(name: String, server: String? = nil) throws {
+        _ = Self.quietLibrary
+        var status = jack_status_t(rawValue: 0)
+        let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
+        guard let client = spk_jack_client_open(name, options, &status, server) else {
+            let which = server ?? (getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) } ?? "default")
+            throw Failure(description: "cannot connect to the JACK server '\(which)' (is jackd running?)")
+        }
+        self.client = client
+        self.name = String(cString: jack_get_client_name(client))
+        self.server = server
+        bufferSize.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
+        currentSampleRate.store(Int(jack_get_sample_rate(client)), ordering: .relaxed)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        jack_set_process_callback(client, { frames, arg in
+            Unmanaged<JACKClient>.fromOpaque(arg!).takeUnretainedValue().process(Int(frames))
+            return 0
+        }, me)
+        jack_set_xrun_callback(client, { arg in
+            Unmanaged<JACKClient>.fromOpaque(arg!).takeUnretainedValue().xruns.add(1, ordering: .relaxed)
+            return 0
+        }, me)
+        jack_set_buffer_size_callback(client, { frames, arg in
+            Unmanaged<JACKClient>.fromOpaque(arg!).takeUnretainedValue().bufferSize.store(Int(frames), ordering: .relaxed)
+            return 0
+        }, me)
+        jack_set_sample_rate_callback(client, { rate, arg in
+            Unmanaged<JACKClient>.fromOpaque(arg!).takeUnretainedValue().currentSampleRate.store(Int(rate), ordering: .relaxed)
+            return 0
+        }, me)
+        jack_on_info_shutdown(client, { _, reason, arg in
+            let me = Unmanaged<JACKClient>.fromOpaque(arg!).takeUnretainedValue()
+            me.shutdownReason = reason.map { String(cString: $0) } ?? ""
+            me.shutDown.store(true, ordering: .releasing)
+        }, me)
+    }
+
+    deinit {
+        if active && !shutDown.load(ordering: .acquiring) { jack_deactivate(client) }
+        jack_client_close(client)
+        buffers?.deallocate()
+    }
+
+    public var sampleRate: Int { currentSampleRate.load(ordering: .relaxed) }
+
+    public var shutdownMessage: String {
+        shutdownReason.isEmpty ? "the JACK server shut down" : "the JACK server shut down: \(shutdownReason)"
+    }
+
+    /// Registers the mono output ports, before `activate`.
+    public func registerOutputs(_ names: [String]) throws {
+        for portName in names {
+            guard let port = jack_port_register(client, portName, "32 bit float mono audio", UInt(JackPortIsOutput.rawValue), 0) else {
+                throw Failure(description: "JACK refused the output port '\(portName)'")
+            }
+            ports.append(port)
+        }
+        buffers = .allocate(capacity: max(ports.count, 1))
+    }
+
+    /// Starts calling `render` from JACK's process thread.
+    public func activate(_ render: @escaping Render) throws {
+        self.render = render
+        guard jack_activate(client) == 0 else { throw Failure(description: "JACK would not activate the client '\(name)'") }
+        active = true
+    }
+
+    private func process(_ frames: Int) {
+        guard let render, let buffers else { return }
+        for (i, port) in ports.enumerated() {
+            buffers[i] = jack_port_get_buffer(port, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        }
+        render(frames, buffers)
+    }
+
+    /// Full name of our output port `index` (`spkhost:out`).
+    public func outputName(_ index: Int) -> String { String(cString: jack_port_name(ports[index])) }
+
+    /// The server's physical playback ports (`system:playback_1`, ...).
+    public func playbackPorts() -> [String] {
+        guard let list = jack_get_ports(client, nil, "audio", UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)) else { return [] }
+        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
+        var names: [String] = []
+        var i = 0
+        while let name = list[i] {
+            names.append(String(cString: name))
+            i += 1
+        }
+        return names
+    }
+
+    public func connect(_ source: String, to destination: String) throws {
+        let status = jack_connect(client, source, destination)
+        guard status == 0 || status == EEXIST else {
+            throw Failure(description: "cannot connect \(source) to \(destination) (no such JACK port?)")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CFlite
+import SSML
+import SpkAudio
+import SpkProtocol
+import Synchronization
+
+/// flite through its C API (libflite and Debian's CMU US English voices).
+///
+/// flite keeps global state (its voice list, lexicon caches): one engine per process, shared by
+/// every plugin instance, with a lock around each use. Each sentence is one flite utterance;
+/// words and their times come from the utterance's relations (Word, its syllables' segments),
+/// not from a callback.
+public final class FliteEngine: SpeechEngine, @unchecked Sendable {
+    public let name = "flite"
+    /// Every voice comes out at this rate; kal's 8 kHz is raised to it with libsamplerate.
+    public let sampleRate: Double = 16000
+    public let voices: [Voice]
+    private let fliteVoices: [String: FliteVoice]
+    private static let lock = Mutex(())
+
+    public static let pluginURI = SpkURI.flitePlugin
+    public static let defaultVoice = "spk.flite.slt"
+
+    nonisolated(unsafe) private static var sharedEngine: Result<FliteEngine, any Error>?
+
+    /// The process's engine, with every voice registered on first use.
+    public static func shared() throws -> FliteEngine {
+        try lock.withLock { _ in
+            if sharedEngine == nil { sharedEngine = Result { try FliteEngine() } }
+            return try sharedEngine!.get()
+        }
+    }
+
+    /// Called holding the lock, once.
+    private init() throws(SpeechError) {
+        flite_init()
+        let registered = try FliteVoice.registerAll(plugin: Self.pluginURI)
+        voices = registered.map(\.voice)
+        fliteVoices = Dictionary(uniqueKeysWithValues: registered.map { ($0.voice.identifier, $0) })
+    }
+
+    public func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice {
+        if let name = selection.name {
+            return try requireVoice(named: name)
+        }
+        let languages = selection.languages.isEmpty ? (language.map { [$0] } ?? []) : selection.languages
+        let gender = selection.gender.flatMap(Voice.Gender.init(rawValue:))
+        if languages.isEmpty && gender == nil { return requestVoice }
+        if !languages.isEmpty && !LanguageTag.matches(["en"], wanted: languages) {
+            throw SpeechError("flite speaks only English, not '\(languages.joined(separator: " "))'")
+        }
+        let wanted = languages.isEmpty ? requestVoice.primaryLanguages : languages
+        func fits(_ voice: Voice) -> Bool { gender == nil || voice.gender == gender }
+        // Keep the request's voice when it already fits.
+        if LanguageTag.matches(requestVoice.supportedLanguages, wanted: wanted) && fits(requestVoice) { return requestVoice }
+        let candidates = voices.filter { LanguageTag.matches($0.primaryLanguages, wanted: wanted) }
+            + voices.filter { LanguageTag.matches($0.supportedLanguages, wanted: wanted) }
+            + voices
+        return candidates.first(where: fits) ?? requestVoice
+    }
+
+    public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
+                           into output: inout SynthesisOutput, isCancelled: () -> Bool) throws {
+        guard let fliteVoice = fliteVoices[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
+        let controls = FliteProsody(prosody, voice: fliteVoice)
+        var run = FliteRunAudio()
+        if let phones = text.phonemes.flatMap(FlitePhonemes.convert) {
+            try speakPhones(phones, wholeText: 0..<text.text.utf8.count, voice: fliteVoice, controls: controls, into: &run)
+        } else {
+            // flite takes no IPA of its own: phonemes that do not convert to its phone set are
+            // read as the element's text, as SSML asks when a pronunciation cannot be used.
+            let fliteText = FliteText(text.text, spellOut: text.spellOut)
+            for sentence in FliteSentences.split(fliteText.bytes) {
+                if isCancelled() { break }
+                try speakSentence(sentence, of: fliteText, voice: fliteVoice, controls: controls, into: &run)
+            }
+        }
+        let (samples, boundaries) = run.trimmed(sampleRate: sampleRate)
+        let start = output.samples.count
+        output.samples += samples
+        output.boundaries += boundaries.map { var b = $0; b.sample += start; return b }
+    }
+
+    /// One sentence as one utterance: its audio, a sentence boundary and a boundary per word.
+    private func speakSentence(_ sentence: Range<Int>, of text: FliteText, voice: FliteVoice, controls: FliteProsody,
+                               into run: inout FliteRunAudio) throws {
+        let input = String(decoding: text.bytes[sentence], as: UTF8.self)
+        let (rate, samples, tokenNames, words, speech) = try Self.lock.withLock { _ in
+            let utterance = try FliteUtterance(.text(input), voice: voice.handle, features: controls.features)
+            return (utterance.sampleRate, utterance.samples(), utterance.tokenNames, utterance.words, utterance.speech)
+        }
+        let ranges = FliteWordAlignment.wordRanges(words: words, tokenNames: tokenNames, in: text.bytes, searchRange: sentence)
+        var boundaries: [SynthesisOutput.Boundary] = []
+        for (word, range) in zip(words, ranges) {
+            // Punctuation read as a word has no segments, and no sound to mark.
+            guard let seconds = word.start else { continue }
+            let sample = self.sample(at: seconds)
+            if boundaries.isEmpty {
+                boundaries.append(.init(kind: .sentence, sample: sample, textRange: text.sourceRange(sentence)))
+            }
+            boundaries.append(.init(kind: .word, sample: sample, textRange: text.sourceRange(range)))
+        }
+        run.append(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech.map(sampleRange))
+    }
+
+    /// Phonemes as one utterance, marked as one word spanning the run's text.
+    private func speakPhones(_ phones: String, wholeText: Range<Int>, voice: FliteVoice, controls: FliteProsody,
+                             into run: inout FliteRunAudio) throws {
+        let (rate, samples, speech) = try Self.lock.withLock { _ in
+            let utterance = try FliteUtterance(.phones(phones), voice: voice.handle, features: controls.features)
+            return (utterance.sampleRate, utterance.samples(), utterance.speech)
+        }
+        let sample = self.sample(at: speech?.lowerBound ?? 0)
+        run.append(try finish(samples, rate: rate, controls: controls),
+                   boundaries: [.init(kind: .sentence, sample: sample, textRange: wholeText),
+                                .init(kind: .word, sample: sample, textRange: wholeText)],
+                   speech: speech.map(sampleRange))
+    }
+
+    /// Utterance times are seconds; neither resampling nor sonic's pitch shift moves them.
+    private func sample(at seconds: Double) -> Int { Int((seconds * sampleRate).rounded()) }
+    private func sampleRange(_ seconds: Range<Double>) -> Range<Int> { sample(at: seconds.lowerBound)..<sample(at: seconds.upperBound) }
+
+    /// Brings a voice's audio to the engine's rate (libsamplerate, never interpolation) and
+    /// applies the pitch flite could not. Neither moves a word in time.
+    private func finish(_ samples: [Float], rate: Int, controls: FliteProsody) throws -> [Float] {
+        var audio = samples
+        if Double(rate) != sampleRate {
+            audio = try Resampler.convert(audio, from: Double(rate), to: sampleRate)
+        }
+        if let pitch = controls.sonicPitch {
+            audio = try SonicStretch.apply(audio, sampleRate: Int(sampleRate), pitch: pitch)
+        }
+        return audio
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import LV2Host
+import SpkProtocol
+
+struct Live: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Type to speak: each line is spoken at once, queued behind what is speaking.",
+        discussion: """
+        Commands: /stop cancels everything now; /pause pauses at the next word boundary and \
+        /resume continues; /voice ID switches voice; /quit leaves. Works with a terminal and with \
+        piped input (it exits when the input ends and everything has been spoken).
+        """)
+
+    @Option(help: "Voice identifier (spkhost voices lists them).") var voice: String?
+    @Option(help: "Speaking rate multiplier, 0.25 to 4.") var rate: Float?
+    @Flag(help: "Also print each word as it is spoken.") var words = false
+    @OptionGroup var jack: JACKOptions
+
+    func run() throws {
+        try failing {
+            var input = RequestInput()
+            input.voice = voice
+            let output = try LiveOutput(pluginURI: input.pluginURI, jack: jack)
+            try output.speech.plugin.setControls(rate: rate, pitch: nil, volume: nil)
+            let u = output.speech.plugin.urids.spk
+            var printer = EventPrinter(sampleRate: output.sampleRate, words: words)
+            var reader = LineReader()
+            var voice = self.voice
+            var pending = Set<Int64>()
+            var next: Int64 = 1
+            if isatty(0) != 0 { print("Type a line and press Enter to speak it. /stop /pause /resume /voice ID /quit") }
+
+            while !(reader.closed && pending.isEmpty) {
+                try output.check()
+                for line in reader.lines(timeout: 0.02) {
+                    let command = line.trimmingCharacters(in: .whitespaces)
+                    switch command {
+                    case "": continue
+                    case "/stop": try output.speech.send { $0.cancel(request: nil, u) }
+                    case "/pause": try output.speech.send { $0.pause(atWord: true, u) }
+                    case "/resume", "/continue": try output.speech.send { $0.resume(u) }
+                    case "/quit":
+                        try output.speech.send { $0.cancel(request: nil, u) }
+                        output.drain()
+                        return
+                    case _ where command.hasPrefix("/voice "):
+                        let wanted = String(command.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+                        var check = RequestInput()
+                        check.voice = wanted
+                        if check.pluginURI != input.pluginURI {
+                            printError("\(wanted) belongs to \(check.pluginURI); start spkhost live --voice \(wanted) to use it")
+                        } else {
+                            voice = wanted
+                            try output.speech.send { $0.patchSet(property: u.voice, string: wanted, u) }
+                        }
+                    case _ where command.hasPrefix("/"):
+                        printError("unknown command \(command) (/stop /pause /resume /voice ID /quit)")
+                    default:
+                        let id = next
+                        next += 1
+                        printer.requested(id, text: line)
+                        pending.insert(id)
+                        try output.speech.send { $0.speak(ssml: line, voice: voice, request: id, u) }
+                    }
+                }
+                for event in output.speech.receive() {
+                    printer.print(event)
+                    switch event.event {
+                    case .finished(let r), .cancelled(let r), .error(let r, _): pending.remove(r)
+                    default: break
+                    }
+                }
+            }
+            output.drain()
+        }
+    }
+
+    /// A problem with one line: said, and the session goes on.
+    private func printError(_ message: String) {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    }
+}

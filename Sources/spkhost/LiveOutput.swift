@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import JACKBackend
+import LV2Host
+import SpkProtocol
+
+/// Where live speech goes: a JACK server, and the ports to connect to.
+struct JACKOptions: ParsableArguments {
+    @Option(help: "JACK server name (default: the default server, or $JACK_DEFAULT_SERVER).") var server: String?
+    @Option(help: "A JACK input port to connect to (repeatable; default: the first two system playback ports).")
+    var connect: [String] = []
+}
+
+/// A synth playing into JACK: the JACK client, the plugin, and the connections.
+final class LiveOutput {
+    let client: JACKClient
+    let speech: LiveSpeech
+    let sampleRate: Int
+
+    init(pluginURI: String, jack: JACKOptions) throws {
+        client = try JACKClient(name: "spkhost", server: jack.server)
+        sampleRate = client.sampleRate
+        try client.registerOutputs(["out"])
+        let speech = try LiveSpeech(world: LV2World(), uri: pluginURI, sampleRate: Double(sampleRate))
+        self.speech = speech
+        try client.activate { frames, outputs in speech.process(frames, into: outputs[0]) }
+        let destinations = jack.connect.isEmpty ? Array(client.playbackPorts().prefix(2)) : jack.connect
+        for destination in destinations { try client.connect(client.outputName(0), to: destination) }
+    }
+
+    /// Throws when JACK has gone away or changed under us.
+    func check() throws {
+        if client.shutDown.load(ordering: .acquiring) { throw HostError(client.shutdownMessage) }
+        if client.sampleRate != sampleRate {
+            throw HostError("the JACK sample rate changed from \(sampleRate) to \(client.sampleRate) Hz; start spkhost again")
+        }
+    }
+
+    /// Waits until what was rendered has left JACK's buffers.
+    func drain() {
+        let periods = 3.0 * Double(client.bufferSize.load(ordering: .relaxed)) / Double(sampleRate)
+        Thread.sleep(forTimeInterval: periods + 0.05)
+    }
+}
+
+/// Prints events as they happen, one line each, times from the start of their request.
+struct EventPrinter {
+    private var texts: [Int64: [UInt8]] = [:]
+    private var starts: [Int64: Int64] = [:]
+    let sampleRate: Double
+    let words: Bool
+
+    init(sampleRate: Int, words: Bool = true) {
+        self.sampleRate = Double(sampleRate)
+        self.words = words
+    }
+
+    mutating func requested(_ request: Int64, text: String) { texts[request] = Array(text.utf8) }
+
+    mutating func print(_ timed: SpeechSynth.TimedEvent) {
+        func line(_ request: Int64, _ what: String, _ detail: String = "") {
+            let seconds = Double(timed.frame - (starts[request] ?? timed.frame)) / sampleRate
+            Swift.print(String(format: "%7.3fs  #%-3lld %-9@ %@", seconds, request, what as NSString, detail as NSString))
+            fflush(stdout)
+        }
+        switch timed.event {
+        case .started(let r):
+            starts[r] = timed.frame
+            line(r, "started")
+        case .finished(let r): line(r, "finished")
+        case .cancelled(let r): line(r, "cancelled")
+        case .paused(let r): line(r, "paused")
+        case .continued(let r): line(r, "continued")
+        case .error(let r, let message): line(r, "error", message)
+        case .marker(let m):
+            if m.type == .bookmark {
+                line(m.request, "bookmark", m.name ?? "")
+            } else if words && m.type == .word, let text = texts[m.request], m.textOffset + m.textLength <= text.count {
+                line(m.request, "word", String(decoding: text[m.textOffset..<m.textOffset + m.textLength], as: UTF8.self))
+            }
+        case .voices: break
+        }
+    }
+}

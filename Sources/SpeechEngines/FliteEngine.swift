@@ -67,8 +67,8 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
         if let phones = text.phonemes.flatMap(FlitePhonemes.convert) {
             try speakPhones(phones, wholeText: 0..<text.text.utf8.count, voice: fliteVoice, controls: controls, into: &run)
         } else {
-            // flite takes no IPA of its own: phonemes that do not convert to its phone set are
-            // read as the element's text, as SSML asks when a pronunciation cannot be used.
+            // Phonemes that do not convert to flite's phone set are read as the element's text,
+            // as SSML asks when a pronunciation cannot be used.
             let fliteText = FliteText(text.text, spellOut: text.spellOut)
             for sentence in FliteSentences.split(fliteText.bytes) {
                 if isCancelled() { break }

@@ -35,10 +35,8 @@ final class FliteUtterance {
         utt_set_input_text(fresh, text)
         // The utterance's features are looked up before the voice's, which flite links in. flite
         // keeps a feature's name by pointer: the features must own a copy of it.
-        for (name, value) in features {
-            let features = fresh.pointee.features
-            feat_set_float(features, feat_own_string(features, name), value)
-        }
+        let table = fresh.pointee.features
+        for (name, value) in features { feat_set_float(table, feat_own_string(table, name), value) }
         // flite_do_synth frees the utterance itself when synthesis fails.
         guard let done = flite_do_synth(fresh, voice, synth) else { throw SpeechError("flite could not synthesize '\(text)'") }
         utterance = done

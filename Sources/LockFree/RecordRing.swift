@@ -81,6 +81,23 @@ public final class RecordRing: @unchecked Sendable {
         return nil
     }
 
+    /// Whether any record waiting to be read satisfies `matches`; consumes nothing (consumer side).
+    public func contains(where matches: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        let end = written.load(ordering: .acquiring)
+        var position = read.load(ordering: .relaxed)
+        while position < end {
+            let index = position & mask
+            let length = storage.load(fromByteOffset: index, as: UInt32.self)
+            if length == Self.wrapMark {
+                position += capacity - index
+                continue
+            }
+            if matches(UnsafeRawBufferPointer(start: storage + index + Self.headerSize, count: Int(length))) { return true }
+            position += Self.footprint(Int(length))
+        }
+        return false
+    }
+
     /// Drops the record `peek` returned.
     public func pop() {
         let position = read.load(ordering: .relaxed)

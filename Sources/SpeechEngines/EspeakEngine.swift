@@ -16,6 +16,8 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// spk identifier -> espeak-ng voice file identifier (`gmw/en-US`).
     private let files: [String: String]
     private static let lock = Mutex(())
+    /// The voice file espeak-ng has loaded: loading one reads files, so only on a change.
+    nonisolated(unsafe) private static var loadedVoice: String?
 
     public static let pluginURI = SpkURI.espeakPlugin
     public static let defaultVoice = "spk.espeak-ng.en-us"
@@ -31,7 +33,8 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     }
 
     private init() throws(SpeechError) {
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, espeakINITIALIZE_DONT_EXIT)
+        // 20 ms buffers: the first audio of a request is handed on after 20 ms of speech is made.
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 20, nil, espeakINITIALIZE_DONT_EXIT)
         guard rate > 0 else { throw SpeechError("espeak-ng could not start (is espeak-ng-data installed?)") }
         sampleRate = Double(rate)
         espeak_SetSynthCallback(espeakSynthCallback)
@@ -99,15 +102,16 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     }
 
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
-                           into output: inout SynthesisOutput, isCancelled: () -> Bool) throws {
+                           emit: (SynthesisOutput) throws -> Bool) throws {
         guard let file = files[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
         let (input, flags) = Self.espeakInput(for: text)
-        try withoutActuallyEscaping(isCancelled) { isCancelled in
-            let context = CallbackContext(text: text.text, isCancelled: isCancelled, wholeRun: text.spellOut || text.phonemes != nil)
-            context.output = output
-            context.startSample = output.samples.count
+        try withoutActuallyEscaping(emit) { emit in
+            let context = CallbackContext(text: text.text, emit: emit, wholeRun: text.spellOut || text.phonemes != nil)
             try Self.lock.withLock { _ in
-                guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
+                if Self.loadedVoice != file {
+                    guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
+                    Self.loadedVoice = file
+                }
                 espeak_SetParameter(espeakRATE, Self.wordsPerMinute(prosody.rate), 0)
                 espeak_SetParameter(espeakPITCH, Self.pitchParameter(prosody, voice: voice), 0)
                 espeak_SetParameter(espeakRANGE, Int32((50 * prosody.pitchRange).rounded().clamped(0, 100)), 0)
@@ -118,10 +122,9 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
                                      Unmanaged.passUnretained(context).toOpaque())
                     }
                 }
+                if let error = context.error { throw error }
                 guard status == EE_OK else { throw SpeechError("espeak-ng failed to synthesize (status \(status.rawValue))") }
             }
-            context.closeSentences()
-            output = context.output
         }
     }
 
@@ -160,15 +163,16 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
 
 /// State shared with the C callback for one `espeak_Synth` call.
 private final class CallbackContext {
-    var output = SynthesisOutput()
-    let isCancelled: () -> Bool
+    let emit: (SynthesisOutput) throws -> Bool
     /// Byte offset of each character (espeak counts characters, 1-based), plus the end.
     let byteOffsets: [Int]
+    let text: [UInt8]
     let wholeRun: Bool
-    var startSample = 0
-    var sentenceIndices: [Int] = []
+    var error: Error?
+    /// Samples handed on so far.
+    private var emitted = 0
 
-    init(text: String, isCancelled: @escaping () -> Bool, wholeRun: Bool) {
+    init(text: String, emit: @escaping (SynthesisOutput) throws -> Bool, wholeRun: Bool) {
         var offsets: [Int] = []
         offsets.reserveCapacity(text.unicodeScalars.count + 1)
         var byte = 0
@@ -178,7 +182,8 @@ private final class CallbackContext {
         }
         offsets.append(byte)
         byteOffsets = offsets
-        self.isCancelled = isCancelled
+        self.text = Array(text.utf8)
+        self.emit = emit
         self.wholeRun = wholeRun
     }
 
@@ -190,32 +195,46 @@ private final class CallbackContext {
         return byteOffsets[start]..<byteOffsets[end]
     }
 
-    /// espeak reports where sentences start; a sentence runs to the next one.
-    func closeSentences() {
-        let textEnd = byteOffsets.last ?? 0
-        for (n, index) in sentenceIndices.enumerated() {
-            let start = output.boundaries[index].textRange.lowerBound
-            let end = n + 1 < sentenceIndices.count ? output.boundaries[sentenceIndices[n + 1]].textRange.lowerBound : textEnd
-            output.boundaries[index].textRange = start..<max(start, end)
+    /// Makes a chunk's boundaries index its own samples (espeak counts from the call's start).
+    func rebase(_ chunk: inout SynthesisOutput) {
+        for i in chunk.boundaries.indices { chunk.boundaries[i].sample = max(0, chunk.boundaries[i].sample - emitted) }
+        emitted += chunk.samples.count
+    }
+
+    /// A sentence espeak starts at `position` runs through its closing punctuation (or to the
+    /// end of the text): known from the text alone, so it can be reported before it is spoken.
+    func sentenceRange(position: Int32) -> Range<Int> {
+        let start = byteRange(position: position, length: 0).lowerBound
+        var i = start
+        while i < text.count {
+            let c = text[i]
+            i += 1
+            if c == UInt8(ascii: ".") || c == UInt8(ascii: "!") || c == UInt8(ascii: "?") {
+                if i == text.count || text[i] == UInt8(ascii: " ") || text[i] == UInt8(ascii: "\n") { return start..<i }
+            }
         }
+        return start..<text.count
     }
 }
 
+/// espeak-ng hands over each 20 ms buffer with the events that fall in it; `sample` counts from
+/// the start of the `espeak_Synth` call.
 private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: Int32,
                                  _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
     guard let events, let userData = events.pointee.user_data else { return 0 }
     let context = Unmanaged<CallbackContext>.fromOpaque(userData).takeUnretainedValue()
+    var chunk = SynthesisOutput()
     var event = events
     while event.pointee.type != espeakEVENT_LIST_TERMINATED {
         let e = event.pointee
-        // `sample` counts from the start of this espeak_Synth call.
-        let sample = context.startSample + Int(e.sample)
         switch e.type {
         case espeakEVENT_WORD:
-            context.output.boundaries.append(.init(kind: .word, sample: sample, textRange: context.byteRange(position: e.text_position, length: e.length)))
+            chunk.boundaries.append(.init(kind: .word, sample: Int(e.sample),
+                                          textRange: context.byteRange(position: e.text_position, length: e.length)))
         case espeakEVENT_SENTENCE:
-            context.sentenceIndices.append(context.output.boundaries.count)
-            context.output.boundaries.append(.init(kind: .sentence, sample: sample, textRange: context.byteRange(position: e.text_position, length: 0)))
+            chunk.boundaries.append(.init(kind: .sentence, sample: Int(e.sample),
+                                          textRange: context.wholeRun ? context.byteRange(position: 0, length: 0)
+                                                                      : context.sentenceRange(position: e.text_position)))
         default:
             break
         }
@@ -223,9 +242,16 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
     }
     if let wav, count > 0 {
         let scale: Float = 1 / 32768
-        context.output.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)).lazy.map { Float($0) * scale })
+        chunk.samples = UnsafeBufferPointer(start: wav, count: Int(count)).map { Float($0) * scale }
     }
-    return context.isCancelled() ? 1 : 0
+    guard !chunk.samples.isEmpty || !chunk.boundaries.isEmpty else { return 0 }
+    context.rebase(&chunk)
+    do {
+        return try context.emit(chunk) ? 0 : 1
+    } catch {
+        context.error = error
+        return 1
+    }
 }
 
 extension Comparable {

@@ -59,31 +59,29 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
         return candidates.first(where: fits) ?? requestVoice
     }
 
+    /// Hands each sentence on as soon as flite has spoken it.
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
-                           into output: inout SynthesisOutput, isCancelled: () -> Bool) throws {
+                           emit: (SynthesisOutput) throws -> Bool) throws {
         guard let fliteVoice = fliteVoices[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
         let controls = FliteProsody(prosody, voice: fliteVoice)
-        var run = FliteRunAudio()
+        var run = FliteRunAudio(sampleRate: sampleRate)
+        func send(_ out: SynthesisOutput) throws -> Bool { out.samples.isEmpty && out.boundaries.isEmpty ? true : try emit(out) }
         if let phones = text.phonemes.flatMap(FlitePhonemes.convert) {
-            try speakPhones(phones, wholeText: 0..<text.text.utf8.count, voice: fliteVoice, controls: controls, into: &run)
+            guard try send(speakPhones(phones, wholeText: 0..<text.text.utf8.count, voice: fliteVoice, controls: controls, into: &run)) else { return }
         } else {
             // Phonemes that do not convert to flite's phone set are read as the element's text,
             // as SSML asks when a pronunciation cannot be used.
             let fliteText = FliteText(text.text, spellOut: text.spellOut)
             for sentence in FliteSentences.split(fliteText.bytes) {
-                if isCancelled() { break }
-                try speakSentence(sentence, of: fliteText, voice: fliteVoice, controls: controls, into: &run)
+                guard try send(speakSentence(sentence, of: fliteText, voice: fliteVoice, controls: controls, into: &run)) else { return }
             }
         }
-        let (samples, boundaries) = run.trimmed(sampleRate: sampleRate)
-        let start = output.samples.count
-        output.samples += samples
-        output.boundaries += boundaries.map { var b = $0; b.sample += start; return b }
+        _ = try send(run.finish())
     }
 
     /// One sentence as one utterance: its audio, a sentence boundary and a boundary per word.
     private func speakSentence(_ sentence: Range<Int>, of text: FliteText, voice: FliteVoice, controls: FliteProsody,
-                               into run: inout FliteRunAudio) throws {
+                               into run: inout FliteRunAudio) throws -> SynthesisOutput {
         let input = String(decoding: text.bytes[sentence], as: UTF8.self)
         let (rate, samples, tokenNames, words, speech) = try Self.lock.withLock { _ in
             let utterance = try FliteUtterance(.text(input), voice: voice.handle, features: controls.features)
@@ -100,18 +98,18 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
             }
             boundaries.append(.init(kind: .word, sample: sample, textRange: text.sourceRange(range)))
         }
-        run.append(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech.map(sampleRange))
+        return run.add(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech.map(sampleRange))
     }
 
     /// Phonemes as one utterance, marked as one word spanning the run's text.
     private func speakPhones(_ phones: String, wholeText: Range<Int>, voice: FliteVoice, controls: FliteProsody,
-                             into run: inout FliteRunAudio) throws {
+                             into run: inout FliteRunAudio) throws -> SynthesisOutput {
         let (rate, samples, speech) = try Self.lock.withLock { _ in
             let utterance = try FliteUtterance(.phones(phones), voice: voice.handle, features: controls.features)
             return (utterance.sampleRate, utterance.samples(), utterance.speech)
         }
         let sample = self.sample(at: speech?.lowerBound ?? 0)
-        run.append(try finish(samples, rate: rate, controls: controls),
+        return run.add(try finish(samples, rate: rate, controls: controls),
                    boundaries: [.init(kind: .sentence, sample: sample, textRange: wholeText),
                                 .init(kind: .word, sample: sample, textRange: wholeText)],
                    speech: speech.map(sampleRange))

@@ -66,16 +66,33 @@ public final class ProgramRenderer {
         resampler = try Resampler(from: engine.sampleRate, to: outputRate)
     }
 
-    /// Renders the next item (or flushes the resampler after the last one).
-    public func next(isCancelled: () -> Bool = { false }) throws -> RenderedChunk {
-        var pcm: [Float] = []
-        var markers: [(sample: Int, marker: RenderedMarker)] = []
-        let final = nextStep >= steps.count
-        if !final {
-            let item = steps[nextStep]
-            nextStep += 1
-            try render(item, into: &pcm, markers: &markers, isCancelled: isCancelled)
+    /// Renders the next item (or, after the last, flushes the resampler), handing audio on as it
+    /// comes: a long run arrives in several chunks, the first as soon as the engine has it.
+    public func next(isCancelled: () -> Bool = { false }, emit: (RenderedChunk) throws -> Void) throws {
+        guard nextStep < steps.count else {
+            try feed([], markers: [], final: true, emit: emit)
+            isFinished = true
+            return
         }
+        let item = steps[nextStep]
+        nextStep += 1
+        try render(item, isCancelled: isCancelled) { pcm, markers in try feed(pcm, markers: markers, final: false, emit: emit) }
+    }
+
+    /// The next item whole, in one chunk.
+    public func next(isCancelled: () -> Bool = { false }) throws -> RenderedChunk {
+        var whole = RenderedChunk()
+        try next(isCancelled: isCancelled) { chunk in
+            whole.markers += chunk.markers.map { var m = $0; m.frame += whole.samples.count; return m }
+            whole.samples += chunk.samples
+        }
+        return whole
+    }
+
+    /// Resamples engine-rate audio to the output rate and hands on what comes out, with the
+    /// markers whose audio has come out (on the last chunk, all of them).
+    private func feed(_ pcm: [Float], markers: [(sample: Int, marker: RenderedMarker)], final: Bool,
+                      emit: (RenderedChunk) throws -> Void) throws {
         let ratio = resampler.ratio
         for (sample, marker) in markers {
             waitingMarkers.append((Int((Double(engineSamples + sample) * ratio).rounded()), marker))
@@ -85,7 +102,6 @@ public final class ProgramRenderer {
         try resampler.process(pcm, final: final, into: &chunk.samples)
         let start = outputFrames
         outputFrames += chunk.samples.count
-        // Markers whose audio has come out go with this chunk; on the last chunk, all of them.
         var kept: [(frame: Int, marker: RenderedMarker)] = []
         for waiting in waitingMarkers {
             if final || waiting.frame < outputFrames {
@@ -98,14 +114,15 @@ public final class ProgramRenderer {
         }
         waitingMarkers = kept
         chunk.markers.sort { $0.frame < $1.frame }
-        if final { isFinished = true }
-        return chunk
+        if !chunk.samples.isEmpty || !chunk.markers.isEmpty { try emit(chunk) }
     }
 
-    private func render(_ item: SpeechItem, into pcm: inout [Float], markers: inout [(sample: Int, marker: RenderedMarker)],
-                        isCancelled: () -> Bool) throws {
-        func mark(_ type: MarkType, _ source: SourceRange, name: String? = nil, at sample: Int? = nil) {
-            markers.append((sample ?? pcm.count, RenderedMarker(frame: 0, type: type, source: source, name: name)))
+    /// Turns one item into engine-rate audio and markers (sample offsets into that audio),
+    /// delivered in one or more pieces.
+    private func render(_ item: SpeechItem, isCancelled: () -> Bool,
+                        deliver: ([Float], [(sample: Int, marker: RenderedMarker)]) throws -> Void) throws {
+        func marker(_ type: MarkType, _ source: SourceRange, name: String? = nil) -> RenderedMarker {
+            RenderedMarker(frame: 0, type: type, source: source, name: name)
         }
         switch item {
         case .text(let run):
@@ -116,34 +133,33 @@ public final class ProgramRenderer {
             let prosody = EngineProsody(rate: style.rate * request.rate * emphasis.rate,
                                         pitch: style.pitch * request.pitch * emphasis.pitch,
                                         pitchHz: style.pitchHz, pitchRange: style.pitchRange * emphasis.range)
-            var output = SynthesisOutput()
-            try engine.synthesize(SynthesisText(text: run.text, spellOut: run.spellOut, phonemes: run.phonemes),
-                                  voice: voice, prosody: prosody, into: &output, isCancelled: isCancelled)
-            let start = pcm.count
             let gain = Float(style.volume * emphasis.volume)
-            pcm.append(contentsOf: gain == 1 ? output.samples : output.samples.map { $0 * gain })
-            for boundary in output.boundaries {
-                mark(boundary.kind, run.source(ofTextBytes: boundary.textRange), at: start + boundary.sample)
-            }
             spokeSomething = true
+            try engine.synthesize(SynthesisText(text: run.text, spellOut: run.spellOut, phonemes: run.phonemes),
+                                  voice: voice, prosody: prosody) { chunk in
+                let markers = chunk.boundaries.map { ($0.sample, marker($0.kind, run.source(ofTextBytes: $0.textRange))) }
+                try deliver(gain == 1 ? chunk.samples : chunk.samples.map { $0 * gain }, markers)
+                return !isCancelled()
+            }
         case .pause(let seconds, _):
-            pcm.append(contentsOf: repeatElement(0, count: Int((seconds * engine.sampleRate).rounded())))
+            try deliver([Float](repeating: 0, count: Int((seconds * engine.sampleRate).rounded())), [])
         case .mark(let name, let source):
-            mark(.bookmark, source, name: name)
+            try deliver([], [(0, marker(.bookmark, source, name: name))])
         case .boundary(let kind, let source):
             // A new sentence or paragraph after speech gets the pause a reader would make.
+            var pause: [Float] = []
             if spokeSomething {
                 let seconds = (kind == .paragraph ? 0.5 : 0.25) / max(request.rate, 0.1)
-                pcm.append(contentsOf: repeatElement(0, count: Int(seconds * engine.sampleRate)))
+                pause = [Float](repeating: 0, count: Int(seconds * engine.sampleRate))
             }
-            mark(kind == .paragraph ? .paragraph : .sentence, source)
+            try deliver(pause, [(pause.count, marker(kind == .paragraph ? .paragraph : .sentence, source))])
         case .audio(let clip):
             do {
                 let audio = try AudioFileReader.readMono(path: clip.path)
                 let samples = try Resampler.convert(audio.samples, from: Double(audio.sampleRate), to: engine.sampleRate)
                 let gain = Float(clip.style.volume)
-                pcm.append(contentsOf: gain == 1 ? samples : samples.map { $0 * gain })
                 spokeSomething = true
+                try deliver(gain == 1 ? samples : samples.map { $0 * gain }, [])
             } catch {
                 // SSML: when the audio cannot be played, its content is spoken instead.
                 steps.insert(contentsOf: clip.fallback, at: nextStep)

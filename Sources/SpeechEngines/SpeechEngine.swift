@@ -14,9 +14,21 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// (`xml:lang`), else `requestVoice` (an identifier already checked by `voice(named:)`).
     func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice
 
-    /// Speaks `text` and appends to `output`. Checks `isCancelled` between chunks.
+    /// Speaks `text`, handing over audio as soon as the engine has it: each chunk's boundaries
+    /// index that chunk's samples. `emit` returns false to stop (a cancel).
     func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
-                    into output: inout SynthesisOutput, isCancelled: () -> Bool) throws
+                    emit: (SynthesisOutput) throws -> Bool) throws
+}
+
+extension SpeechEngine {
+    /// Speaks `text` whole and appends it to `output`. Checks `isCancelled` between chunks.
+    public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
+                           into output: inout SynthesisOutput, isCancelled: () -> Bool) throws {
+        try synthesize(text, voice: voice, prosody: prosody) { chunk in
+            output.append(chunk)
+            return !isCancelled()
+        }
+    }
 }
 
 extension SpeechEngine {
@@ -67,6 +79,13 @@ public struct SynthesisOutput: Sendable {
     public var samples: [Float] = []
     public var boundaries: [Boundary] = []
     public init() {}
+
+    /// Appends `chunk`, moving its boundaries behind the samples already here.
+    public mutating func append(_ chunk: SynthesisOutput) {
+        let offset = samples.count
+        samples += chunk.samples
+        boundaries += chunk.boundaries.map { var b = $0; b.sample += offset; return b }
+    }
 
     public struct Boundary: Sendable, Equatable {
         public var kind: MarkType   // .word or .sentence

@@ -123,6 +123,7 @@ final class SynthWorker {
 
     private func pump() {
         while true {
+            drainCommands()  // a cancel that came while rendering takes effect before more is rendered
             guard flushPending() else { return }          // rings full: wait for run() to play
             if renderer == nil {
                 guard !queue.isEmpty else { return }
@@ -152,30 +153,44 @@ final class SynthWorker {
         }
     }
 
+    /// Renders the next item and moves its audio into the rings as it comes, so a live host
+    /// hears the first words while the rest is still being synthesized.
     private func renderNext() {
         guard let renderer else { return }
         let request = renderer.request.id
         do {
-            let chunk = try renderer.next()
-            var from = 0
-            for marker in chunk.markers {
-                if marker.frame > from {
-                    pending.append(.frames(request: request, samples: Array(chunk.samples[from..<marker.frame]), offset: 0))
-                    from = marker.frame
+            try renderer.next(isCancelled: { self.cancelWaiting(for: request) }) { chunk in
+                var from = 0
+                for marker in chunk.markers {
+                    if marker.frame > from {
+                        pending.append(.frames(request: request, samples: Array(chunk.samples[from..<marker.frame]), offset: 0))
+                        from = marker.frame
+                    }
+                    let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
+                                                textLength: marker.source.length, name: marker.name)
+                    pending.append(.event(request: request, kind: .atom, flags: marker.type == .word ? EventHeader.wordBoundary : 0,
+                                          atom: forge { $0.marker(event, self.urids) }))
                 }
-                let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
-                                            textLength: marker.source.length, name: marker.name)
-                pending.append(.event(request: request, kind: .atom, flags: marker.type == .word ? EventHeader.wordBoundary : 0,
-                                      atom: forge { $0.marker(event, self.urids) }))
-            }
-            if from < chunk.samples.count {
-                pending.append(.frames(request: request, samples: Array(chunk.samples[from...]), offset: 0))
+                if from < chunk.samples.count {
+                    pending.append(.frames(request: request, samples: Array(chunk.samples[from...]), offset: 0))
+                }
+                _ = flushPending()
             }
             if renderer.isFinished { finish(request, .finished) }
         } catch {
             pending.append(.event(request: request, kind: .atom, flags: 0,
                                   atom: forge { $0.error(request: request, message: "\(error)", self.urids) }))
             finish(request, .failed)
+        }
+    }
+
+    /// Whether run() has sent a cancel of `request` (or of everything) not yet taken: rendering
+    /// stops at the engine's next chunk instead of finishing a long run first.
+    private func cancelWaiting(for request: Int64) -> Bool {
+        commands.contains { record in
+            let header = record.loadUnaligned(as: CommandHeader.self)
+            return header.kind == CommandHeader.Kind.cancelAll.rawValue
+                || (header.kind == CommandHeader.Kind.cancel.rawValue && header.request == request)
         }
     }
 

@@ -22,6 +22,9 @@ struct Bench: ParsableCommand {
         var voice: String
         var block: Int
         var text: String
+        /// Blocks until the request's audio starts (its spk:Started frame).
+        var startBlocks: Percentiles
+        /// Blocks until the first non-zero frame (the engine's own lead-in silence included).
         var firstAudioBlocks: Percentiles
         var firstAudioMs: Percentiles
         var runCostShare: Percentiles
@@ -44,15 +47,17 @@ struct Bench: ParsableCommand {
                 for (name, text) in Self.texts {
                     let result = try probe.measure(text: text, voice: voice, requests: requests)
                     rows.append(Row(voice: voice ?? "default", block: block, text: name,
+                                    startBlocks: Percentiles(result.startBlocks.map(Double.init)),
                                     firstAudioBlocks: Percentiles(result.blocks.map(Double.init)),
                                     firstAudioMs: Percentiles(result.milliseconds),
                                     runCostShare: Percentiles(result.runShares)))
                 }
             }
             if json { return try printJSON(rows) }
-            printTable(["BLOCK", "TEXT", "FIRST AUDIO (blocks p50/p99/max)", "FIRST AUDIO (ms p50/p99)", "run() share of budget (p50/p99/max)"],
+            printTable(["BLOCK", "TEXT", "STARTED (blocks p50/p99/max)", "FIRST SOUND (blocks p50/p99/max)", "FIRST SOUND (ms p50/p99)", "run() share of budget (p50/p99/max)"],
                        rows.map { r in
                            [String(r.block), r.text,
+                            String(format: "%.0f / %.0f / %.0f", r.startBlocks.p50, r.startBlocks.p99, r.startBlocks.max),
                             String(format: "%.0f / %.0f / %.0f", r.firstAudioBlocks.p50, r.firstAudioBlocks.p99, r.firstAudioBlocks.max),
                             String(format: "%.2f / %.2f", r.firstAudioMs.p50, r.firstAudioMs.p99),
                             String(format: "%.3f%% / %.3f%% / %.3f%%", r.runCostShare.p50 * 100, r.runCostShare.p99 * 100, r.runCostShare.max * 100)]
@@ -88,6 +93,7 @@ final class FirstAudioProbe {
     }
 
     struct Result {
+        var startBlocks: [Int] = []
         var blocks: [Int] = []
         var milliseconds: [Double] = []
         var runShares: [Double] = []
@@ -104,15 +110,19 @@ final class FirstAudioProbe {
             let sent = clock.now
             var blocks = 0
             var error: String?
-            try runBlock(&clock) { $0.speak(ssml: text, voice: voice, request: id, self.u) } onEvent: {
-                if case .error(id, let message) = $0 { error = message }
+            var started: Int?
+            func watch(_ event: SpkEvent) {
+                if case .error(id, let message) = event { error = message }
+                if case .started(id) = event, started == nil { started = blocks }
             }
+            try runBlock(&clock, send: { $0.speak(ssml: text, voice: voice, request: id, self.u) }, onEvent: watch)
             while true {
                 blocks += 1
-                let cost = try runBlock(&clock, onEvent: { if case .error(id, let message) = $0 { error = message } })
+                let cost = try runBlock(&clock, onEvent: watch)
                 if let error { throw HostError(error) }
                 if let first = (0..<block).first(where: { out[$0] != 0 }) {
                     result.blocks.append(blocks)
+                    result.startBlocks.append(started ?? blocks)
                     result.milliseconds.append((clock.now - sent) * 1000 + Double(first) / 48)
                     result.runShares.append(cost / period)
                     break

@@ -43,6 +43,22 @@ final class EspeakEngineTests: XCTestCase {
         XCTAssertGreaterThan(after, 0.05)
     }
 
+    func testAudioComesInChunksAsItIsMade() throws {
+        let paragraph = String(repeating: "A long paragraph is spoken one buffer at a time. ", count: 8)
+        var chunks: [SynthesisOutput] = []
+        try engine.synthesize(SynthesisText(text: paragraph), voice: try engine.requireVoice(named: "en-us"),
+                              prosody: EngineProsody()) { chunks.append($0); return true }
+        let total = chunks.reduce(0) { $0 + $1.samples.count }
+        XCTAssertGreaterThan(chunks.count, 20, "handed on while synthesizing, not at the end")
+        XCTAssertLessThan(chunks[0].samples.count, total / 20)
+        // Boundaries index their own chunk.
+        for chunk in chunks { for b in chunk.boundaries { XCTAssertLessThanOrEqual(b.sample, chunk.samples.count) } }
+        var stoppedAfter = 0
+        try engine.synthesize(SynthesisText(text: paragraph), voice: try engine.requireVoice(named: "en-us"),
+                              prosody: EngineProsody()) { _ in stoppedAfter += 1; return stoppedAfter < 3 }
+        XCTAssertEqual(stoppedAfter, 3, "returning false stops the engine")
+    }
+
     func testRateChangesLength() throws {
         let normal = try speak("This sentence is spoken at two speeds.")
         let fast = try speak("This sentence is spoken at two speeds.", prosody: EngineProsody(rate: 2))

@@ -36,10 +36,14 @@ final class LiveOutput {
         }
     }
 
-    /// Waits until what was rendered has left JACK's buffers.
+    /// Waits until what was rendered has left JACK's buffers, and says if JACK missed any.
     func drain() {
         let periods = 3.0 * Double(client.bufferSize.load(ordering: .relaxed)) / Double(sampleRate)
         Thread.sleep(forTimeInterval: periods + 0.05)
+        let xruns = client.xruns.load(ordering: .relaxed)
+        if xruns > 0 { print("jack: \(xruns) xrun\(xruns == 1 ? "" : "s") while speaking") }
+        let dropped = speech.droppedEvents.load(ordering: .relaxed)
+        if dropped > 0 { print("spkhost: \(dropped) events dropped (the printer fell behind)") }
     }
 }
 

@@ -15,6 +15,10 @@ let package = Package(
         .library(name: "SSML", targets: ["SSML"]),
         .library(name: "LV2Host", targets: ["LV2Host"]),
         .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
+        .library(name: "SpkProtocol", targets: ["SpkProtocol"]),
+        .library(name: "SpeechEngines", targets: ["SpeechEngines"]),
+        .library(name: "CEspeakNG", targets: ["CEspeakNG"]),
+        .library(name: "CFlite", targets: ["CFlite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -36,9 +40,10 @@ let package = Package(
         .target(name: "SSML", dependencies: ["CLibXML2"]),
         .target(name: "SpkProtocol", dependencies: ["CLV2"]),
         .target(name: "SpkAudio", dependencies: ["CSndfile", "CSamplerate"]),
-        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "CFlite", "CSonic", "SpkAudio", "SpkProtocol"]),
+        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "CFlite", "CSonic", "SpkAudio", "SpkProtocol", "VoiceRegistry"]),
         .target(name: "LockFree"),
-        .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "CLV2"]),
+        .target(name: "VoiceRegistry", dependencies: ["SpkProtocol"]),
+        .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "VoiceRegistry", "CLV2"]),
         .target(name: "SpkEspeakNG", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
         .target(name: "SpkFlite", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
         .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol", "LockFree"]),
@@ -48,14 +53,14 @@ let package = Package(
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
         ]),
         .executableTarget(name: "spkhost", dependencies: [
-            "LV2Host", "JACKBackend", "SpkAudio",
+            "LV2Host", "JACKBackend", "SpkAudio", "VoiceRegistry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .target(name: "SpkTestSupport", dependencies: ["SpkAudio"], path: "Tests/SpkTestSupport"),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport"]),
-        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport"]),
+        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport", "VoiceRegistry"]),
     ],
     swiftLanguageModes: [.v5]
 )

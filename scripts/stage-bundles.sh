@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Assembles the LV2 bundles from plugins/ and a build's plugin libraries.
+# Assembles the LV2 bundles from plugins/ and a build's plugin libraries, and the preset
+# bundles from presets/.
 #   scripts/stage-bundles.sh BUILD_BIN_DIR DEST_DIR
 # e.g. scripts/stage-bundles.sh .build/debug .build/lv2   (what the tests load)
 #      scripts/stage-bundles.sh .build-release/release ~/.lv2
@@ -17,4 +18,10 @@ for bundle in "$root"/plugins/*.lv2; do
     cp "$bundle"/*.ttl "$out/"
     cp "$lib" "$out/$name.so"
 done
-echo "staged $(ls -d "$root"/plugins/*.lv2 | wc -l) bundle(s) in $dest"
+# Preset bundles are data only: copied as they are.
+for bundle in "$root"/presets/*.lv2; do
+    [ -d "$bundle" ] || continue
+    rm -rf "$dest/$(basename "$bundle")"
+    cp -r "$bundle" "$dest/"
+done
+echo "staged $(ls -d "$root"/plugins/*.lv2 "$root"/presets/*.lv2 | wc -l) bundle(s) in $dest"

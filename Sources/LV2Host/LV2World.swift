@@ -63,6 +63,7 @@ public final class LV2World: @unchecked Sendable {
     /// URI nodes the host asks lilv about, made once.
     final class Nodes {
         let audioPort, controlPort, atomPort, inputPort, outputPort, minimumSize, name, supports, midiEvent, connectionOptional: OpaquePointer
+        let preset, label: OpaquePointer
         init(_ world: OpaquePointer) {
             audioPort = lilv_new_uri(world, "http://lv2plug.in/ns/lv2core#AudioPort")
             controlPort = lilv_new_uri(world, "http://lv2plug.in/ns/lv2core#ControlPort")
@@ -74,9 +75,11 @@ public final class LV2World: @unchecked Sendable {
             supports = lilv_new_uri(world, "http://lv2plug.in/ns/ext/atom#supports")
             midiEvent = lilv_new_uri(world, "http://lv2plug.in/ns/ext/midi#MidiEvent")
             connectionOptional = lilv_new_uri(world, "http://lv2plug.in/ns/lv2core#connectionOptional")
+            preset = lilv_new_uri(world, "http://lv2plug.in/ns/ext/presets#Preset")
+            label = lilv_new_uri(world, "http://www.w3.org/2000/01/rdf-schema#label")
         }
         func free() {
-            for node in [audioPort, controlPort, atomPort, inputPort, outputPort, minimumSize, name, supports, midiEvent, connectionOptional] {
+            for node in [audioPort, controlPort, atomPort, inputPort, outputPort, minimumSize, name, supports, midiEvent, connectionOptional, preset, label] {
                 lilv_node_free(node)
             }
         }

@@ -14,7 +14,7 @@ public final class PluginInstance {
     public let maxBlock: Int
     public let urids: URIDMap
     /// lilv frees an instance with nodes of its world: the world must outlive it.
-    private let world: LV2World
+    let world: LV2World
     let instance: UnsafeMutablePointer<LilvInstance>
     let worker: HostWorker
 
@@ -24,7 +24,7 @@ public final class PluginInstance {
     private(set) var atoms: [UInt32: (buffer: UnsafeMutableRawPointer, capacity: Int)] = [:]
 
     private var features: [UnsafeMutablePointer<LV2_Feature>] = []
-    private var featureList: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
+    var featureList: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
     private let options: UnsafeMutablePointer<LV2_Options_Option>
     private let optionValues: UnsafeMutablePointer<Int32>
     private let rateValue: UnsafeMutablePointer<Float>

@@ -27,11 +27,20 @@ public final class SpeechSynth {
         try plugin.setControls(rate: rate, pitch: pitch, volume: volume)
     }
 
-    /// The plugin's voices (patch:Get of spk:voices).
+    /// The plugin's installed voices (patch:Get of spk:voices).
     public func voices() throws -> [Voice] {
+        try ask(u.voices) { if case .voices(let list) = $0 { list } else { nil } }
+    }
+
+    /// Every voice the plugin can speak (patch:Get of spk:catalog).
+    public func catalog() throws -> [Voice] {
+        try ask(u.catalog) { if case .catalog(let list) = $0 { list } else { nil } }
+    }
+
+    private func ask(_ property: UInt32, _ answer: (SpkEvent) -> [Voice]?) throws -> [Voice] {
         var found: [Voice]?
-        try runBlock(send: { $0.patchGet(property: self.u.voices, self.u) }) { _, event in
-            if case .voices(let list) = event { found = list }
+        try runBlock(send: { $0.patchGet(property: property, self.u) }) { _, event in
+            if let list = answer(event) { found = list }
         }
         guard let found else { throw HostError("<\(plugin.info.uri)> did not answer with its voices") }
         return found

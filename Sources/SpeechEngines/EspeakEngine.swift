@@ -81,26 +81,6 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
         return result
     }
 
-    public func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice {
-        if let name = selection.name {
-            return try requireVoice(named: name)
-        }
-        let languages = selection.languages.isEmpty ? (language.map { [$0] } ?? []) : selection.languages
-        let gender = selection.gender.flatMap(Voice.Gender.init(rawValue:))
-        if languages.isEmpty && gender == nil { return requestVoice }
-        // Keep the request's voice when it already fits.
-        let wantedLanguages = languages.isEmpty ? requestVoice.primaryLanguages : languages
-        if LanguageTag.matches(requestVoice.supportedLanguages, wanted: wantedLanguages) && (gender == nil || gender == requestVoice.gender) {
-            return requestVoice
-        }
-        let candidates = voices.filter { LanguageTag.matches($0.primaryLanguages, wanted: wantedLanguages) }
-            + voices.filter { LanguageTag.matches($0.supportedLanguages, wanted: wantedLanguages) }
-        if let match = candidates.first(where: { gender == nil || $0.gender == gender }) ?? candidates.first {
-            return match
-        }
-        throw SpeechError("no espeak-ng voice speaks '\(wantedLanguages.joined(separator: " "))'")
-    }
-
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
                            emit: (SynthesisOutput) throws -> Bool) throws {
         guard let file = files[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }

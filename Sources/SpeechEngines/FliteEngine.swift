@@ -39,26 +39,6 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
         fliteVoices = Dictionary(uniqueKeysWithValues: registered.map { ($0.voice.identifier, $0) })
     }
 
-    public func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice {
-        if let name = selection.name {
-            return try requireVoice(named: name)
-        }
-        let languages = selection.languages.isEmpty ? (language.map { [$0] } ?? []) : selection.languages
-        let gender = selection.gender.flatMap(Voice.Gender.init(rawValue:))
-        if languages.isEmpty && gender == nil { return requestVoice }
-        if !languages.isEmpty && !LanguageTag.matches(["en"], wanted: languages) {
-            throw SpeechError("flite speaks only English, not '\(languages.joined(separator: " "))'")
-        }
-        let wanted = languages.isEmpty ? requestVoice.primaryLanguages : languages
-        func fits(_ voice: Voice) -> Bool { gender == nil || voice.gender == gender }
-        // Keep the request's voice when it already fits.
-        if LanguageTag.matches(requestVoice.supportedLanguages, wanted: wanted) && fits(requestVoice) { return requestVoice }
-        let candidates = voices.filter { LanguageTag.matches($0.primaryLanguages, wanted: wanted) }
-            + voices.filter { LanguageTag.matches($0.supportedLanguages, wanted: wanted) }
-            + voices
-        return candidates.first(where: fits) ?? requestVoice
-    }
-
     /// Hands each sentence on as soon as flite has spoken it.
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
                            emit: (SynthesisOutput) throws -> Bool) throws {

@@ -41,9 +41,10 @@ public struct RenderedChunk: Sendable {
 public final class ProgramRenderer {
     public let request: SpeechRequest
     public let engine: SpeechEngine
+    public let catalog: VoiceCatalog
     public let outputRate: Double
     private let program: SpeechProgram
-    private let requestVoice: Voice
+    private let requestVoice: VoiceCatalog.Resolved
     private var steps: [SpeechItem]
     private var nextStep = 0
     private let resampler: Resampler
@@ -56,14 +57,20 @@ public final class ProgramRenderer {
     public private(set) var isFinished = false
 
     /// Parses the request and checks its voice; throws `SSMLError` or `SpeechError`.
-    public init(request: SpeechRequest, engine: SpeechEngine, outputRate: Double, defaultVoice: String) throws {
+    public init(request: SpeechRequest, catalog: VoiceCatalog, outputRate: Double, defaultVoice: String) throws {
         self.request = request
-        self.engine = engine
+        self.catalog = catalog
+        engine = catalog.engine
         self.outputRate = outputRate
         program = try SSMLParser.parse(request.ssml)
-        requestVoice = try engine.requireVoice(named: request.voice ?? defaultVoice)
+        requestVoice = try catalog.resolve(request.voice ?? defaultVoice)
         steps = program.items
         resampler = try Resampler(from: engine.sampleRate, to: outputRate)
+    }
+
+    /// With the engine's own voices only.
+    public convenience init(request: SpeechRequest, engine: SpeechEngine, outputRate: Double, defaultVoice: String) throws {
+        try self.init(request: request, catalog: VoiceCatalog(engine: engine), outputRate: outputRate, defaultVoice: defaultVoice)
     }
 
     /// Renders the next item (or, after the last, flushes the resampler), handing audio on as it
@@ -128,15 +135,15 @@ public final class ProgramRenderer {
         case .text(let run):
             guard run.text.contains(where: { !$0.isWhitespace }) else { return }
             let style = run.style
-            let voice = try engine.voice(for: style.voice, language: style.language ?? program.language, requestVoice: requestVoice)
+            let voice = try voice(for: style)
             let emphasis = EmphasisProsody(style.emphasis)
-            let prosody = EngineProsody(rate: style.rate * request.rate * emphasis.rate,
-                                        pitch: style.pitch * request.pitch * emphasis.pitch,
+            let prosody = EngineProsody(rate: style.rate * request.rate * emphasis.rate * voice.rate,
+                                        pitch: style.pitch * request.pitch * emphasis.pitch * voice.pitch,
                                         pitchHz: style.pitchHz, pitchRange: style.pitchRange * emphasis.range)
-            let gain = Float(style.volume * emphasis.volume)
+            let gain = Float(style.volume * emphasis.volume * voice.volume)
             spokeSomething = true
             try engine.synthesize(SynthesisText(text: run.text, spellOut: run.spellOut, phonemes: run.phonemes),
-                                  voice: voice, prosody: prosody) { chunk in
+                                  voice: voice.voice, prosody: prosody) { chunk in
                 let markers = chunk.boundaries.map { ($0.sample, marker($0.kind, run.source(ofTextBytes: $0.textRange))) }
                 try deliver(gain == 1 ? chunk.samples : chunk.samples.map { $0 * gain }, markers)
                 return !isCancelled()
@@ -165,6 +172,13 @@ public final class ProgramRenderer {
                 steps.insert(contentsOf: clip.fallback, at: nextStep)
             }
         }
+    }
+}
+
+extension ProgramRenderer {
+    /// The voice for a run, from its `<voice>` attributes and language.
+    fileprivate func voice(for style: Style) throws -> VoiceCatalog.Resolved {
+        try catalog.choose(style.voice, language: style.language ?? program.language, requestVoice: requestVoice)
     }
 }
 

@@ -10,10 +10,6 @@ public protocol SpeechEngine: AnyObject, Sendable {
     var sampleRate: Double { get }
     var voices: [Voice] { get }
 
-    /// The engine's voice for a run: `selection` from `<voice>`, else one speaking `language`
-    /// (`xml:lang`), else `requestVoice` (an identifier already checked by `voice(named:)`).
-    func voice(for selection: VoiceSelection, language: String?, requestVoice: Voice) throws -> Voice
-
     /// Speaks `text`, handing over audio as soon as the engine has it: each chunk's boundaries
     /// index that chunk's samples. `emit` returns false to stop (a cancel).
     func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,

@@ -10,7 +10,10 @@ public enum SpkEvent: Equatable, Sendable {
     case continued(request: Int64)
     case marker(Marker)
     case error(request: Int64, message: String)
+    /// `patch:Set` of `spk:voices`: the voices installed for this plugin.
     case voices([Voice])
+    /// `patch:Set` of `spk:catalog`: every voice the plugin can speak.
+    case catalog([Voice])
 
     public struct Marker: Equatable, Sendable {
         public var request: Int64
@@ -54,12 +57,13 @@ public enum SpkEvent: Equatable, Sendable {
                                   textLength: Int(object[u.textLength]?.integer(u) ?? 0),
                                   name: object[u.name]?.string))
         case u.patchSet:
-            guard object[u.patchProperty]?.urid(u) == u.voices, let tuple = object[u.patchValue] else { return nil }
+            let property = object[u.patchProperty]?.urid(u)
+            guard property == u.voices || property == u.catalog, let tuple = object[u.patchValue] else { return nil }
             var voices: [Voice] = []
             tuple.forEachElement { element in
                 if let voice = element.object(u).flatMap({ Voice.decode($0, u, plugin: plugin) }) { voices.append(voice) }
             }
-            return .voices(voices)
+            return property == u.voices ? .voices(voices) : .catalog(voices)
         default:
             return nil
         }
@@ -103,10 +107,10 @@ extension AtomWriter {
         end(object)
     }
 
-    /// `patch:Set` of `spk:voices`: the plugin's voice list.
-    public mutating func voiceList(_ voices: [Voice], _ u: SpkURIDs) {
+    /// `patch:Set` of `spk:voices` (or of `spk:catalog`): a voice list.
+    public mutating func voiceList(_ voices: [Voice], property: UInt32? = nil, _ u: SpkURIDs) {
         let object = beginObject(u, otype: u.patchSet)
-        key(u.patchProperty); urid(u.voices, u)
+        key(u.patchProperty); urid(property ?? u.voices, u)
         key(u.patchValue)
         let tuple = beginTuple(u)
         for voice in voices { voice.write(into: &self, u) }

@@ -8,7 +8,7 @@ public struct SpkURIDs: Sendable {
     public let patchSet, patchGet, patchProperty, patchValue: UInt32
     public let speak, cancel, pause, `continue`: UInt32
     public let started, finished, cancelled, paused, continued, marker, error: UInt32
-    public let ssml, voice, voices, text, request, boundary, immediate: UInt32
+    public let ssml, voice, voices, catalog, text, request, boundary, immediate: UInt32
     public let markType, word, sentence, paragraph, phoneme, bookmark: UInt32
     public let textOffset, textLength, name, message: UInt32
     public let identifier, primaryLanguages, supportedLanguages, gender, age, quality, traits, Voice: UInt32
@@ -28,7 +28,7 @@ public struct SpkURIDs: Sendable {
         `continue` = map(SpkURI.continue)
         started = map(SpkURI.started); finished = map(SpkURI.finished); cancelled = map(SpkURI.cancelled)
         paused = map(SpkURI.paused); continued = map(SpkURI.continued); marker = map(SpkURI.marker)
-        error = map(SpkURI.error); ssml = map(SpkURI.ssml); voice = map(SpkURI.voice); voices = map(SpkURI.voices)
+        error = map(SpkURI.error); ssml = map(SpkURI.ssml); voice = map(SpkURI.voice); voices = map(SpkURI.voices); catalog = map(SpkURI.catalog)
         text = map(SpkURI.text); request = map(SpkURI.request); boundary = map(SpkURI.boundary)
         immediate = map(SpkURI.immediate); markType = map(SpkURI.markType); word = map(SpkURI.word)
         sentence = map(SpkURI.sentence); paragraph = map(SpkURI.paragraph); phoneme = map(SpkURI.phoneme)

@@ -61,6 +61,8 @@ public enum SpkURI {
     public static let ssml = ns + "ssml"
     public static let voice = ns + "voice"
     public static let voices = ns + "voices"
+    /// Every voice a plugin can speak, installed or not (what a voice manager offers to install).
+    public static let catalog = ns + "catalog"
     public static let text = ns + "text"
     public static let request = ns + "request"
     public static let boundary = ns + "boundary"

@@ -3,7 +3,7 @@
 
 /// run() -> worker.
 struct CommandHeader {
-    enum Kind: UInt32 { case speak = 1, cancel, cancelAll, setVoice, getVoices }
+    enum Kind: UInt32 { case speak = 1, cancel, cancelAll, setVoice, getVoices, getCatalog }
     var kind: UInt32
     var voiceLength: UInt32 = 0
     var request: Int64 = 0

@@ -80,8 +80,11 @@ extension SynthInstance {
                 emitError(request: 0, StaticMessage.textTooLong, at: frame, &w)
             }
         case urids.patchGet:
-            if object[urids.patchProperty]?.urid(urids) == urids.voices {
+            let property = object[urids.patchProperty]?.urid(urids)
+            if property == urids.voices {
                 _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.getVoices.rawValue), voice: nil, text: nil)
+            } else if property == urids.catalog {
+                _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.getCatalog.rawValue), voice: nil, text: nil)
             }
         default:
             break

@@ -16,6 +16,7 @@ final class SynthWorker {
     private let replies: RecordRing
     private let log: PluginLog
     private(set) var defaultVoice: String
+    private let registry: RegistryView
 
     private var queue: [SpeechRequest] = []
     private var renderer: ProgramRenderer?
@@ -53,7 +54,14 @@ final class SynthWorker {
         self.events = events
         self.replies = replies
         self.log = log
+        registry = RegistryView(log: log)
         pendingLimit = Int(outputRate * 10)
+    }
+
+    /// The engine's voices and the custom voices over them, as the registry has them now.
+    private var catalog: VoiceCatalog {
+        let contents = registry.current()
+        return VoiceCatalog(engine: engine, custom: contents?.custom ?? [], installed: contents.map { Set($0.installed) })
     }
 
     /// One round of work: take every command, then render and feed until the rings are full.
@@ -65,7 +73,7 @@ final class SynthWorker {
 
     /// Sets the default voice directly (state restore, when nothing else runs).
     func restoreDefaultVoice(_ identifier: String) -> Bool {
-        guard engine.voice(named: identifier) != nil else { return false }
+        guard catalog.contains(identifier) else { return false }
         defaultVoice = identifier
         return true
     }
@@ -89,13 +97,18 @@ final class SynthWorker {
                 for request in queue { cancel(request.id) }
                 if current != 0 { cancel(current) }
             case .setVoice?:
-                if engine.voice(named: voice) != nil {
+                if catalog.contains(voice) {
                     defaultVoice = voice
                 } else {
                     reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }
                 }
             case .getVoices?:
-                reply { $0.voiceList(self.engine.voices, self.urids) }
+                let catalog = self.catalog
+                let voices = catalog.listing(installed: catalog.installed)
+                reply { $0.voiceList(voices, self.urids) }
+            case .getCatalog?:
+                let voices = catalog.listing(installed: nil)
+                reply { $0.voiceList(voices, property: self.urids.catalog, self.urids) }
             case nil:
                 log.warning("spk: unknown worker command \(header.kind)")
             }
@@ -143,7 +156,7 @@ final class SynthWorker {
 
     private func start(_ request: SpeechRequest) {
         do {
-            renderer = try ProgramRenderer(request: request, engine: engine, outputRate: outputRate, defaultVoice: defaultVoice)
+            renderer = try ProgramRenderer(request: request, catalog: catalog, outputRate: outputRate, defaultVoice: defaultVoice)
             current = request.id
             pending.append(.event(request: request.id, kind: .begin, flags: 0, atom: []))
         } catch {

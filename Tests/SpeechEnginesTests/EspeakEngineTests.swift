@@ -102,11 +102,11 @@ final class EspeakEngineTests: XCTestCase {
 
     func testLanguageSelectsAVoice() throws {
         let us = try engine.requireVoice(named: "en-us")
-        let german = try engine.voice(for: VoiceSelection(), language: "de", requestVoice: us)
+        let german = try choose(engine, VoiceSelection(), language: "de", requestVoice: us)
         XCTAssertEqual(german.primaryLanguages.first?.hasPrefix("de"), true, german.identifier)
-        let same = try engine.voice(for: VoiceSelection(), language: "en", requestVoice: us)
+        let same = try choose(engine, VoiceSelection(), language: "en", requestVoice: us)
         XCTAssertEqual(same, us, "a request voice that speaks the language stays")
-        let female = try engine.voice(for: VoiceSelection(gender: "female"), language: nil, requestVoice: us)
+        let female = try choose(engine, VoiceSelection(gender: "female"), language: nil, requestVoice: us)
         XCTAssertTrue(LanguageTag.matches(female.supportedLanguages, wanted: ["en"]))
     }
 }

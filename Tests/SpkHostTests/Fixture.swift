@@ -24,7 +24,16 @@ enum Fixture {
         let result = run(packageRoot.appendingPathComponent("scripts/stage-bundles.sh").path, [productsDirectory.path, dest])
         precondition(result.status == 0, "staging bundles failed: \(result.stderr)")
         setenv("LV2_PATH", dest, 1)
+        // Plugins and spkhost read the voice registry: give the tests an empty one of their own.
+        setenv("XDG_DATA_HOME", dataHome, 1)
         return dest
+    }()
+
+    /// An empty XDG data directory, so no test sees the voice registry of whoever runs them.
+    static let dataHome: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spk-tests-data-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }()
 
     static func temporaryDirectory() -> URL {
@@ -69,6 +78,6 @@ enum Fixture {
     /// Runs spkhost with the staged bundles.
     @discardableResult
     static func spkhost(_ arguments: [String], stdin: String? = nil) -> Result {
-        run(spkhost, arguments, stdin: stdin, environment: ["LV2_PATH": lv2Path])
+        run(spkhost, arguments, stdin: stdin, environment: ["LV2_PATH": lv2Path, "XDG_DATA_HOME": dataHome])
     }
 }

@@ -23,27 +23,71 @@ final class LiveOutput {
         try client.registerOutputs(["out"])
         let speech = try LiveSpeech(world: LV2World(), uri: pluginURI, sampleRate: Double(sampleRate))
         self.speech = speech
-        try client.activate { frames, outputs in speech.process(frames, into: outputs[0]) }
-        let destinations = jack.connect.isEmpty ? Array(client.playbackPorts().prefix(2)) : jack.connect
-        for destination in destinations { try client.connect(client.outputName(0), to: destination) }
+        try client.activate({ frames, outputs in speech.process(frames, into: outputs[0]) })
+        try client.connect(outputs: 1, jack: jack)
     }
 
     /// Throws when JACK has gone away or changed under us.
-    func check() throws {
-        if client.shutDown.load(ordering: .acquiring) { throw HostError(client.shutdownMessage) }
-        if client.sampleRate != sampleRate {
-            throw HostError("the JACK sample rate changed from \(sampleRate) to \(client.sampleRate) Hz; start spkhost again")
+    func check() throws { try client.check(sampleRate: sampleRate) }
+
+    /// Waits until what was rendered has left JACK's buffers, and says if JACK missed any.
+    func drain() { client.drain(sampleRate: sampleRate, droppedEvents: speech.droppedEvents.load(ordering: .relaxed)) }
+}
+
+/// A render graph playing into JACK (`play --graph`, `--effect`, or a request that switches
+/// engines): the graph runs in JACK's process callback, one JACK port per graph output.
+final class LiveGraphOutput {
+    let client: JACKClient
+    let graph: RenderGraph
+    let sampleRate: Int
+
+    init(spec: GraphSpec, engines: [String], synthControls: RenderGraph.SynthControls, jack: JACKOptions) throws {
+        client = try JACKClient(name: "spkhost", server: jack.server)
+        sampleRate = client.sampleRate
+        let graph = try RenderGraph(spec: spec, world: LV2World(), sampleRate: Double(sampleRate), maxBlock: 8192, live: true,
+                                    engines: engines, synthControls: synthControls)
+        self.graph = graph
+        try client.registerOutputs(graph.channelCount == 1 ? ["out"] : (1...graph.channelCount).map { "out_\($0)" })
+        try client.activate({ frames, outputs in graph.process(frames, into: outputs) })
+        try client.connect(outputs: graph.channelCount, jack: jack)
+    }
+
+    func check() throws { try client.check(sampleRate: sampleRate) }
+
+    /// Waits for the graph to fall silent (a reverb's tail, at most `maxTail` seconds), then
+    /// for JACK's buffers to empty.
+    func drain(maxTail: Double = 10) {
+        let quiet = Int64(0.3 * Double(sampleRate))
+        let deadline = Date().addingTimeInterval(maxTail)
+        while graph.framesProcessed.load(ordering: .acquiring) - graph.lastSoundingFrame.load(ordering: .acquiring) < quiet,
+              Date() < deadline, !client.shutDown.load(ordering: .acquiring) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        client.drain(sampleRate: sampleRate, droppedEvents: graph.droppedEvents)
+    }
+}
+
+extension JACKClient {
+    /// Connects the outputs to `--connect` ports, or to the first two playback ports; with more
+    /// destinations than outputs, the outputs take turns (mono goes to both sides).
+    func connect(outputs: Int, jack: JACKOptions) throws {
+        let destinations = jack.connect.isEmpty ? Array(playbackPorts().prefix(2)) : jack.connect
+        for (i, destination) in destinations.enumerated() { try connect(outputName(i % outputs), to: destination) }
+    }
+
+    func check(sampleRate: Int) throws {
+        if shutDown.load(ordering: .acquiring) { throw HostError(shutdownMessage) }
+        if self.sampleRate != sampleRate {
+            throw HostError("the JACK sample rate changed from \(sampleRate) to \(self.sampleRate) Hz; start spkhost again")
         }
     }
 
-    /// Waits until what was rendered has left JACK's buffers, and says if JACK missed any.
-    func drain() {
-        let periods = 3.0 * Double(client.bufferSize.load(ordering: .relaxed)) / Double(sampleRate)
+    func drain(sampleRate: Int, droppedEvents: Int) {
+        let periods = 3.0 * Double(bufferSize.load(ordering: .relaxed)) / Double(sampleRate)
         Thread.sleep(forTimeInterval: periods + 0.05)
-        let xruns = client.xruns.load(ordering: .relaxed)
+        let xruns = xruns.load(ordering: .relaxed)
         if xruns > 0 { print("jack: \(xruns) xrun\(xruns == 1 ? "" : "s") while speaking") }
-        let dropped = speech.droppedEvents.load(ordering: .relaxed)
-        if dropped > 0 { print("spkhost: \(dropped) events dropped (the printer fell behind)") }
+        if droppedEvents > 0 { print("spkhost: \(droppedEvents) events dropped (the printer fell behind)") }
     }
 }
 

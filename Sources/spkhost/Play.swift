@@ -8,32 +8,44 @@ struct Play: ParsableCommand {
         abstract: "Speak a request into JACK, printing events as they happen; exits when it finishes.")
 
     @OptionGroup var request: RequestInput
+    @OptionGroup var effects: GraphOptions
     @OptionGroup var jack: JACKOptions
 
     func run() throws {
         try failing {
             let text = try request.request()
-            let output = try LiveOutput(pluginURI: request.pluginURI, jack: jack)
-            try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
-            var printer = EventPrinter(sampleRate: output.sampleRate)
-            printer.requested(1, text: text)
-            let u = output.speech.plugin.urids.spk
-            try output.speech.send { $0.speak(ssml: text, voice: request.voice, request: 1, u) }
-            while true {
-                try output.check()
-                for event in output.speech.receive() {
-                    printer.print(event)
-                    switch event.event {
-                    case .finished(1), .cancelled(1):
-                        output.drain()
-                        return
-                    case .error(1, let message):
-                        throw HostError(message)
-                    default: break
-                    }
-                }
-                Thread.sleep(forTimeInterval: 0.005)
+            switch try SpeechRoute(request: request, text: text, options: effects) {
+            case .synth:
+                let output = try LiveOutput(pluginURI: request.pluginURI, jack: jack)
+                try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
+                let u = output.speech.plugin.urids.spk
+                try output.speech.send { $0.speak(ssml: text, voice: request.voice, request: 1, u) }
+                try follow(text, sampleRate: output.sampleRate, receive: output.speech.receive, check: output.check)
+                output.drain()
+            case .graph(let spec, let parts):
+                let output = try LiveGraphOutput(spec: spec, engines: parts.synths, synthControls: request.synthControls, jack: jack)
+                try output.graph.speak(parts, request: 1)
+                try follow(text, sampleRate: output.sampleRate, receive: output.graph.receive, check: output.check)
+                output.drain()
             }
+        }
+    }
+
+    /// Prints request 1's events as they come, until it has finished (or been cancelled).
+    private func follow(_ text: String, sampleRate: Int, receive: () -> [SpeechSynth.TimedEvent], check: () throws -> Void) throws {
+        var printer = EventPrinter(sampleRate: sampleRate)
+        printer.requested(1, text: text)
+        while true {
+            try check()
+            for event in receive() {
+                printer.print(event)
+                switch event.event {
+                case .finished(1), .cancelled(1): return
+                case .error(1, let message): throw HostError(message)
+                default: break
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.005)
         }
     }
 }

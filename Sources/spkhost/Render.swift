@@ -39,11 +39,33 @@ struct RequestInput: ParsableArguments {
     }
 
     /// The synth plugin that speaks `voice`: `spk.<engine>.<name>` belongs to `urn:spk:synth:<engine>`.
-    var pluginURI: String {
-        guard let voice, voice.hasPrefix("spk.") else { return SpkURI.espeakPlugin }
-        let engine = voice.dropFirst(4).prefix { $0 != "." }
-        return "urn:spk:synth:\(engine)"
+    var pluginURI: String { RequestParts.synth(forVoice: voice, fallback: SpkURI.espeakPlugin) }
+
+    var synthControls: RenderGraph.SynthControls { RenderGraph.SynthControls(rate: rate, pitch: pitch, volume: volume) }
+}
+
+/// How a request is spoken: by its synth alone (the plain path, as always), or through a render
+/// graph when effects are asked for or the request switches engines.
+enum SpeechRoute {
+    case synth
+    case graph(GraphSpec, parts: [SpeechPart])
+
+    init(request: RequestInput, text: String, options: GraphOptions) throws {
+        let spec = try options.spec(synth: request.pluginURI)
+        // Without --voice, a graph's own synth node says which engine speaks.
+        let graphSynth = request.voice == nil ? spec?.nodes.first(where: { GraphSpec.isSynth($0.plugin) })?.plugin : nil
+        let parts = try RequestParts.split(text, defaultVoice: request.voice, defaultSynth: graphSynth ?? request.pluginURI)
+        if spec == nil, parts.count == 1, parts[0].synth == request.pluginURI {
+            self = .synth
+        } else {
+            self = .graph(spec ?? .voices(parts[0].synth), parts: parts)
+        }
     }
+}
+
+extension [SpeechPart] {
+    /// The synth plugins the parts speak with, each once, in order.
+    var synths: [String] { reduce(into: []) { if !$0.contains($1.synth) { $0.append($1.synth) } } }
 }
 
 struct Render: ParsableCommand {
@@ -54,21 +76,41 @@ struct Render: ParsableCommand {
     @Option(help: "Output sample rate in Hz.") var sampleRate: Int = 48000
     @Option(help: "Frames per block.") var block: Int = 256
     @Option(help: "Also write the markers as JSON to this file.") var markers: String?
+    @OptionGroup var effects: GraphOptions
 
     func run() throws {
         try failing {
             guard (8000...384_000).contains(sampleRate) else { throw HostError("sample rate \(sampleRate) is outside 8000...384000") }
             let text = try request.request()
             let world = LV2World()
-            let synth = try SpeechSynth(world: world, uri: request.pluginURI, sampleRate: Double(sampleRate), block: block)
-            try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
-            let writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
-            let events = try synth.render(ssml: text, voice: request.voice) { try writer.write($0) }
+            let events: [SpeechSynth.TimedEvent]
+            let writer: AudioFileWriter
+            switch try SpeechRoute(request: request, text: text, options: effects) {
+            case .synth:
+                let synth = try SpeechSynth(world: world, uri: request.pluginURI, sampleRate: Double(sampleRate), block: block)
+                try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
+                writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
+                events = try synth.render(ssml: text, voice: request.voice) { try writer.write($0) }
+            case .graph(let spec, let parts):
+                // Every graph problem is found here, before a file is made or a frame rendered.
+                let graph = try RenderGraph(spec: spec, world: world, sampleRate: Double(sampleRate), maxBlock: block,
+                                            engines: parts.synths, synthControls: request.synthControls)
+                writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
+                events = try GraphRenderer(graph: graph).render(parts) { channels in
+                    if channels.count == 1 { try writer.write(channels[0]) } else { try writer.write(mono(channels)) }
+                }
+            }
             if let markers {
                 try MarkerFile(events: events, sampleRate: Double(sampleRate)).write(to: markers)
             }
             try writer.commit()
         }
+    }
+
+    /// Files are mono: a graph's channels are averaged, as hosts mix stereo down to mono.
+    private func mono(_ channels: [UnsafeBufferPointer<Float>]) -> [Float] {
+        let scale = 1 / Float(channels.count)
+        return (0..<channels[0].count).map { i in channels.reduce(0) { $0 + $1[i] } * scale }
     }
 }
 

@@ -1,0 +1,207 @@
+import LockFree
+import SpkProtocol
+import Synchronization
+
+/// Plays parts of requests one after another, each on the synth node of its engine, so that a
+/// request that switches engines sounds as one: the next part starts at the very frame where
+/// the last one ended (its end mark, or its spk:Finished).
+///
+/// `enqueue` (one control thread) forges each part's spk:Speak into a ring; `fill` (the audio
+/// thread) runs the synth of the part playing and writes every synth node's output for the
+/// block: no allocation, lock or system call. Events go out through a ring, stamped with their
+/// frame since the start, for `drain`.
+final class PartSequencer: @unchecked Sendable {
+    struct Synth {
+        let plugin: PluginInstance
+        let outIndex: UInt32
+        /// The node's output buffer in the graph (`maxBlock` frames).
+        let out: UnsafeMutablePointer<Float>
+        let control: UnsafeMutableRawPointer
+        let controlCapacity: Int
+        let notify: UnsafeMutableRawPointer
+        let notifyCapacity: Int
+        /// A request cut short at its end mark: cancelled before this synth speaks again.
+        var cutShort: Int64 = 0
+    }
+
+    /// What precedes a part's spk:Speak atom in the parts ring.
+    private struct PartHeader {
+        var synth: Int32
+        var reserved: Int32 = 0
+        var request: Int64
+        /// spk:textOffset of the end mark, or -1.
+        var endMark: Int64
+    }
+
+    private let synths: UnsafeMutableBufferPointer<Synth>
+    private let parts = RecordRing(capacityPowerOfTwo: 1 << 23)
+    private let events = RecordRing(capacityPowerOfTwo: 1 << 20)
+    private let u: SpkURIDs
+    private let chunkType: UInt32
+    private let maxBlock: Int
+
+    // The audio thread's own state.
+    private var playing = -1
+    private var playingRequest: Int64 = 0
+    private var playingEndMark: Int64 = -1
+    private var clock: Int64 = 0
+
+    let droppedEvents = Atomic<Int>(0)
+
+    init(synths: [Synth], urids: URIDMap, maxBlock: Int) {
+        self.synths = .allocate(capacity: max(synths.count, 1))
+        _ = self.synths.initialize(from: synths)
+        u = urids.spk
+        chunkType = urids.map(LV2URI.atomChunk)
+        self.maxBlock = maxBlock
+        for synth in synths { Self.writeEmptySequence(synth.control, synth.controlCapacity, u) }
+    }
+
+    deinit {
+        synths.baseAddress?.deinitialize(count: synths.count)
+        synths.deallocate()
+    }
+
+    // MARK: control thread
+
+    /// Queues a part with the synth `synth` (an index into the synths), as request `id`.
+    func enqueue(_ part: SpeechPart, synth: Int, id: Int64) throws {
+        let capacity = synths[synth].controlCapacity - 64
+        var atom = [UInt8](repeating: 0, count: part.ssml.utf8.count + (part.voice?.utf8.count ?? 0) + 256)
+        let used = atom.withUnsafeMutableBytes { bytes -> Int in
+            var writer = AtomWriter(bytes.baseAddress!, capacity: bytes.count)
+            writer.speak(ssml: part.ssml, voice: part.voice, request: id, u)
+            return writer.overflowed ? -1 : writer.offset
+        }
+        guard used > 0, used <= capacity else {
+            throw HostError("a request of \(part.ssml.utf8.count) bytes does not fit the \(capacity)-byte control port of <\(part.synth)>")
+        }
+        let header = PartHeader(synth: Int32(synth), request: id, endMark: Int64(part.endMark ?? -1))
+        let size = MemoryLayout<PartHeader>.size
+        let ok = parts.write(length: size + used) { p in
+            p.storeBytes(of: header, as: PartHeader.self)
+            atom.withUnsafeBytes { (p + size).copyMemory(from: $0.baseAddress!, byteCount: used) }
+        }
+        if !ok {
+            throw HostError("too much speech queued at once (\(parts.capacity / 2) bytes of requests at most)")
+        }
+    }
+
+    /// Events since the last call: (frame since the start, event).
+    func drain(_ body: (Int64, SpkEvent) -> Void) {
+        while let record = events.peek() {
+            let frame = record.loadUnaligned(as: Int64.self)
+            if let event = SpkEvent.decode(AtomRef(record.baseAddress! + 8), u) { body(frame, event) }
+            events.pop()
+        }
+    }
+
+    // MARK: audio thread
+
+    /// Writes `count` frames (at most `maxBlock`) of every synth node's output: the playing
+    /// part's synth where it plays, silence elsewhere.
+    func fill(_ count: Int) {
+        precondition(count <= maxBlock)
+        for s in 0..<synths.count { synths[s].out.update(repeating: 0, count: count) }
+        var position = 0
+        while position < count {
+            if playing < 0 && !startNextPart() { break }
+            let s = playing
+            let frames = count - position
+            let synth = synths[s]
+            synth.notify.storeBytes(of: UInt32(synth.notifyCapacity - 8), as: UInt32.self)
+            synth.notify.storeBytes(of: chunkType, toByteOffset: 4, as: UInt32.self)
+            synth.plugin.connect(synth.outIndex, to: synth.out + position)
+            synth.plugin.run(frames)
+            Self.writeEmptySequence(synth.control, synth.controlCapacity, u)
+            let end = forwardEvents(of: synth, from: clock + Int64(position), frames: frames)
+            guard end >= 0 else {
+                position += frames
+                continue
+            }
+            // The part ends here: what the synth played after it is not the part's.
+            (synth.out + position + end).update(repeating: 0, count: frames - end)
+            position += end
+            playing = -1
+        }
+        clock += Int64(count)
+    }
+
+    /// Takes the next part from the ring and writes its spk:Speak (after a cancel of what its
+    /// synth was cut short in) into the synth's control port, for frame 0 of its next run.
+    private func startNextPart() -> Bool {
+        guard let record = parts.peek() else { return false }
+        let header = record.loadUnaligned(as: PartHeader.self)
+        let s = Int(header.synth)
+        let size = MemoryLayout<PartHeader>.size
+        var writer = AtomWriter(synths[s].control, capacity: synths[s].controlCapacity)
+        let sequence = writer.beginSequence(u)
+        if synths[s].cutShort != 0 {
+            writer.frameTime(0)
+            writer.cancel(request: synths[s].cutShort, u)
+            synths[s].cutShort = 0
+        }
+        writer.frameTime(0)
+        writer.raw(UnsafeRawBufferPointer(rebasing: record[size...]))
+        writer.end(sequence)
+        parts.pop()
+        playing = s
+        playingRequest = header.request
+        playingEndMark = header.endMark
+        return true
+    }
+
+    /// Copies the synth's events to the ring, up to the end of the playing part; returns the
+    /// frame (within the run) where the part ended, or -1.
+    private func forwardEvents(of synth: Synth, from start: Int64, frames: Int) -> Int {
+        var cursor = SequenceCursor(synth.notify)
+        while let (time, atom) = cursor.next() {
+            let frame = min(max(Int(time), 0), frames)
+            let ok = events.write(length: 8 + atom.totalSize) { p in
+                p.storeBytes(of: start + Int64(frame), as: Int64.self)
+                (p + 8).copyMemory(from: atom.pointer, byteCount: atom.totalSize)
+            }
+            if !ok { droppedEvents.add(1, ordering: .relaxed) }
+            guard let object = atom.object(u), object[u.request]?.integer(u) == playingRequest else { continue }
+            switch object.otype {
+            case u.finished, u.cancelled, u.error:
+                return frame
+            case u.marker where playingEndMark >= 0:
+                if object[u.markType]?.urid(u) == u.bookmark && object[u.textOffset]?.integer(u) == playingEndMark {
+                    synths[playing].cutShort = playingRequest
+                    return frame
+                }
+            default:
+                break
+            }
+        }
+        return -1
+    }
+
+    private static func writeEmptySequence(_ buffer: UnsafeMutableRawPointer, _ capacity: Int, _ u: SpkURIDs) {
+        var writer = AtomWriter(buffer, capacity: capacity)
+        let sequence = writer.beginSequence(u)
+        writer.end(sequence)
+    }
+}
+
+/// Walks an atom:Sequence event by event, in place: no closure, no allocation.
+struct SequenceCursor {
+    private let body: UnsafeRawPointer
+    private let size: Int
+    private var offset = 8  // past the sequence body header (unit, pad)
+
+    init(_ sequence: UnsafeRawPointer) {
+        size = Int(sequence.loadUnaligned(as: UInt32.self))
+        body = sequence + 8
+    }
+
+    mutating func next() -> (Int64, AtomRef)? {
+        guard offset + 16 <= size else { return nil }
+        let event = body + offset
+        let atom = AtomRef(event + 8)
+        guard offset + 8 + atom.totalSize <= size else { return nil }
+        offset += 8 + ((atom.totalSize + 7) & ~7)
+        return (event.loadUnaligned(as: Int64.self), atom)
+    }
+}

@@ -14,8 +14,11 @@ public final class JACKClient: @unchecked Sendable {
     public let name: String
     public let server: String?
     private var ports: [OpaquePointer] = []
+    private var inputPorts: [OpaquePointer] = []
     private var render: Render?
+    private var capture: Render?
     private var buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private var inputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var active = false
 
     public let xruns = Atomic<Int>(0)
@@ -78,6 +81,7 @@ public final class JACKClient: @unchecked Sendable {
         if active && !shutDown.load(ordering: .acquiring) { jack_deactivate(client) }
         jack_client_close(client)
         buffers?.deallocate()
+        inputBuffers?.deallocate()
     }
 
     public var sampleRate: Int { currentSampleRate.load(ordering: .relaxed) }
@@ -88,23 +92,41 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Registers the mono output ports, before `activate`.
     public func registerOutputs(_ names: [String]) throws {
-        for portName in names {
-            guard let port = jack_port_register(client, portName, "32 bit float mono audio", UInt(JackPortIsOutput.rawValue), 0) else {
-                throw Failure(description: "JACK refused the output port '\(portName)'")
-            }
-            ports.append(port)
-        }
+        ports = try register(names, JackPortIsOutput.rawValue, "output")
         buffers = .allocate(capacity: max(ports.count, 1))
     }
 
-    /// Starts calling `render` from JACK's process thread.
-    public func activate(_ render: @escaping Render) throws {
+    private func register(_ names: [String], _ direction: UInt32, _ what: String) throws -> [OpaquePointer] {
+        try names.map { portName in
+            guard let port = jack_port_register(client, portName, "32 bit float mono audio", UInt(direction), 0) else {
+                throw Failure(description: "JACK refused the \(what) port '\(portName)'")
+            }
+            return port
+        }
+    }
+
+    /// Registers mono input ports, before `activate`.
+    public func registerInputs(_ names: [String]) throws {
+        inputPorts = try register(names, JackPortIsInput.rawValue, "input")
+        inputBuffers = .allocate(capacity: max(inputPorts.count, 1))
+    }
+
+    /// Starts calling `render` (outputs to fill) and `capture` (inputs to read) from JACK's
+    /// process thread.
+    public func activate(_ render: @escaping Render = { _, _ in }, capture: Render? = nil) throws {
         self.render = render
+        self.capture = capture
         guard jack_activate(client) == 0 else { throw Failure(description: "JACK would not activate the client '\(name)'") }
         active = true
     }
 
     private func process(_ frames: Int) {
+        if let capture, let inputBuffers {
+            for (i, port) in inputPorts.enumerated() {
+                inputBuffers[i] = jack_port_get_buffer(port, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+            }
+            capture(frames, inputBuffers)
+        }
         guard let render, let buffers else { return }
         for (i, port) in ports.enumerated() {
             buffers[i] = jack_port_get_buffer(port, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
@@ -112,12 +134,20 @@ public final class JACKClient: @unchecked Sendable {
         render(frames, buffers)
     }
 
+    /// Full name of our input port `index` (`spkhost:in`).
+    public func inputName(_ index: Int) -> String { String(cString: jack_port_name(inputPorts[index])) }
+
     /// Full name of our output port `index` (`spkhost:out`).
     public func outputName(_ index: Int) -> String { String(cString: jack_port_name(ports[index])) }
 
     /// The server's physical playback ports (`system:playback_1`, ...).
-    public func playbackPorts() -> [String] {
-        guard let list = jack_get_ports(client, nil, "audio", UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)) else { return [] }
+    public func playbackPorts() -> [String] { physicalPorts(JackPortIsInput.rawValue) }
+
+    /// The server's physical capture ports (`system:capture_1`, ...): microphones.
+    public func capturePorts() -> [String] { physicalPorts(JackPortIsOutput.rawValue) }
+
+    private func physicalPorts(_ direction: UInt32) -> [String] {
+        guard let list = jack_get_ports(client, nil, "audio", UInt(JackPortIsPhysical.rawValue | direction)) else { return [] }
         defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
         var names: [String] = []
         var i = 0

@@ -64,36 +64,37 @@ public final class RecordRing: @unchecked Sendable {
 
     // MARK: consumer
 
-    /// The next record, in place, or nil when there is none.
-    public func peek() -> UnsafeRawBufferPointer? {
-        let end = written.load(ordering: .acquiring)
-        var position = read.load(ordering: .relaxed)
+    /// The record at `position` (past a wrap mark, if one is there) and the position after it.
+    private func record(at position: Int, end: Int) -> (bytes: UnsafeRawBufferPointer, start: Int, next: Int)? {
+        var position = position
         while position < end {
             let index = position & mask
             let length = storage.load(fromByteOffset: index, as: UInt32.self)
             if length == Self.wrapMark {
                 position += capacity - index
-                read.store(position, ordering: .releasing)
                 continue
             }
-            return UnsafeRawBufferPointer(start: storage + index + Self.headerSize, count: Int(length))
+            return (UnsafeRawBufferPointer(start: storage + index + Self.headerSize, count: Int(length)), position,
+                    position + Self.footprint(Int(length)))
         }
         return nil
+    }
+
+    /// The next record, in place, or nil when there is none.
+    public func peek() -> UnsafeRawBufferPointer? {
+        let position = read.load(ordering: .relaxed)
+        guard let found = record(at: position, end: written.load(ordering: .acquiring)) else { return nil }
+        if found.start != position { read.store(found.start, ordering: .releasing) }  // skip the wrap mark for good
+        return found.bytes
     }
 
     /// Whether any record waiting to be read satisfies `matches`; consumes nothing (consumer side).
     public func contains(where matches: (UnsafeRawBufferPointer) -> Bool) -> Bool {
         let end = written.load(ordering: .acquiring)
         var position = read.load(ordering: .relaxed)
-        while position < end {
-            let index = position & mask
-            let length = storage.load(fromByteOffset: index, as: UInt32.self)
-            if length == Self.wrapMark {
-                position += capacity - index
-                continue
-            }
-            if matches(UnsafeRawBufferPointer(start: storage + index + Self.headerSize, count: Int(length))) { return true }
-            position += Self.footprint(Int(length))
+        while let found = record(at: position, end: end) {
+            if matches(found.bytes) { return true }
+            position = found.next
         }
         return false
     }

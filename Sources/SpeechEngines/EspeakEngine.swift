@@ -172,7 +172,18 @@ private final class CallbackContext {
         if wholeRun { return 0..<byteOffsets[total] }
         let start = min(max(Int(position) - 1, 0), total)
         let end = min(start + max(Int(length), 0), total)
-        return byteOffsets[start]..<byteOffsets[end]
+        return wordAtOrAfter(byteOffsets[start]..<byteOffsets[end])
+    }
+
+    /// espeak-ng 1.51 sometimes reports a word as the one character before it (after a full
+    /// stop that does not end the sentence, "more. then" gives the space, length 1): a range
+    /// without a letter or digit is moved to the word that follows it.
+    private func wordAtOrAfter(_ range: Range<Int>) -> Range<Int> {
+        func isWordByte(_ b: UInt8) -> Bool { b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
+        guard range.count > 0, !text[range].contains(where: isWordByte) else { return range }
+        guard let start = text[range.lowerBound...].firstIndex(where: isWordByte) else { return range }
+        let end = text[start...].firstIndex { !isWordByte($0) && $0 != UInt8(ascii: "'") } ?? text.count
+        return start..<end
     }
 
     /// Makes a chunk's boundaries index its own samples (espeak counts from the call's start).

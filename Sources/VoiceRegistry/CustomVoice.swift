@@ -1,3 +1,5 @@
+import SpkProtocol
+
 /// A voice a person defines over an engine voice, like Apple's "Screen Reader Voice": a name, the
 /// voice it speaks with, and its own rate, pitch and volume.
 public struct CustomVoice: Codable, Equatable, Sendable {
@@ -30,15 +32,7 @@ public struct CustomVoice: Codable, Equatable, Sendable {
     /// The identifier for a custom voice named `name` over `base`: `spk.<engine>.<slug>`.
     public static func identifier(name: String, base: String) -> String? {
         guard let engine = engine(of: base) else { return nil }
-        var slug = ""
-        for scalar in name.lowercased().unicodeScalars {
-            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                slug.unicodeScalars.append(scalar)
-            } else if !slug.isEmpty && !slug.hasSuffix("-") {
-                slug += "-"
-            }
-        }
-        while slug.hasSuffix("-") { slug.removeLast() }
+        let slug = SpkFiles.slug(name)
         return slug.isEmpty ? nil : "spk.\(engine).\(slug)"
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import SpkProtocol
 
 /// The voice registry: the voices a person has installed and the custom voices they made, in
 /// `$XDG_DATA_HOME/spk/voices.json` (default `~/.local/share/spk/`), shared by spkhost and every
@@ -18,11 +19,7 @@ public struct VoiceRegistry: Sendable {
     }
 
     /// `$XDG_DATA_HOME/spk`, or `~/.local/share/spk`.
-    public static func defaultDirectory() -> String {
-        if let xdg = getenv("XDG_DATA_HOME"), xdg.pointee != 0 { return String(cString: xdg) + "/spk" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.local/share/spk"
-    }
+    public static func defaultDirectory() -> String { SpkFiles.dataDirectory() }
 
     public var exists: Bool { access(path, F_OK) == 0 }
 

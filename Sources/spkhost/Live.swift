@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LV2Host
+import PersonalVoice
 import SpkProtocol
 
 struct Live: ParsableCommand {
@@ -19,6 +20,7 @@ struct Live: ParsableCommand {
 
     func run() throws {
         try failing {
+            askForPersonalVoice()
             var input = RequestInput()
             input.voice = voice
             let output = try LiveOutput(pluginURI: input.pluginURI, jack: jack)
@@ -73,6 +75,24 @@ struct Live: ParsableCommand {
                 }
             }
             output.drain()
+        }
+    }
+
+    /// Live Speech asks once whether it may use the person's own voice, and remembers the answer.
+    private func askForPersonalVoice() {
+        let authorization = Authorization()
+        let client = Authorization.currentClient()
+        guard isatty(0) != 0, !authorization.store.voices().isEmpty, authorization.status(of: client) == .notDetermined else { return }
+        print("Allow \(client) live to speak with your personal voice? [y/N] ", terminator: "")
+        fflush(stdout)
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let status: AuthorizationStatus = answer.hasPrefix("y") ? .authorized : .denied
+        do {
+            try authorization.set(status, for: client)
+            print(status == .authorized ? "Allowed. (spkhost personal-voice revoke \(client) takes it back.)"
+                                        : "Not allowed. (spkhost personal-voice authorize \(client) allows it later.)")
+        } catch {
+            printError("\(error)")
         }
     }
 

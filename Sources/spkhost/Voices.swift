@@ -39,7 +39,7 @@ struct Voices: ParsableCommand {
         FileHandle.standardError.write(Data("watching \(book.registry.path)\n".utf8))
         while true {
             guard watcher.wait(timeout: 1) else { continue }
-            let after: [String: Voice]
+            let after: [String: String]
             do {
                 after = try snapshot(book)
             } catch {
@@ -62,14 +62,14 @@ struct Voices: ParsableCommand {
         }
     }
 
-    /// The installed voices by identifier; a custom voice's settings count as part of it.
-    private func snapshot(_ book: VoiceBook) throws -> [String: Voice] {
+    /// What identifies each installed voice's current form: for a custom voice, its settings
+    /// too, so a change of rate, pitch or volume is reported as a change.
+    private func snapshot(_ book: VoiceBook) throws -> [String: String] {
         let contents = try book.contents()
-        var voices: [String: Voice] = [:]
-        for voice in book.installed(contents) { voices[voice.identifier] = voice }
-        for custom in contents.custom {
-            // A change of rate, pitch or volume is a change of the voice.
-            voices[custom.identifier]?.name = "\(custom.name)|\(custom.base)|\(custom.rate)|\(custom.pitch)|\(custom.volume)"
+        var voices: [String: String] = [:]
+        for voice in book.installed(contents) { voices[voice.identifier] = voice.name }
+        for c in contents.custom where voices[c.identifier] != nil {
+            voices[c.identifier] = "\(c.name) \(c.base) \(c.rate) \(c.pitch) \(c.volume)"
         }
         return voices
     }

@@ -43,6 +43,14 @@ final class EspeakEngineTests: XCTestCase {
         XCTAssertGreaterThan(after, 0.05)
     }
 
+    func testAWordAfterAFullStopThatDoesNotEndTheSentenceIsMarked() throws {
+        // espeak-ng reports "then" as the space before it; the adapter moves it onto the word.
+        let text = "Cafe and more. then we go"
+        let words = try speak(text).boundaries.filter { $0.kind == .word }
+        let utf8 = Array(text.utf8)
+        XCTAssertEqual(words.map { String(decoding: utf8[$0.textRange], as: UTF8.self) }, ["Cafe", "and", "more", "then", "we", "go"])
+    }
+
     func testAudioComesInChunksAsItIsMade() throws {
         let paragraph = String(repeating: "A long paragraph is spoken one buffer at a time. ", count: 8)
         var chunks: [SynthesisOutput] = []

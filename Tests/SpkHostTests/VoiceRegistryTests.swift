@@ -43,8 +43,10 @@ final class VoiceRegistryTests: XCTestCase {
     }
 
     func testInstallCreateRemoveRoundTrip() throws {
-        let everything = identifiers(try voices(["--all"]))
-        XCTAssertEqual(identifiers(try voices()), everything, "without a registry every voice is installed")
+        // Neural voices need their model installed first; every other voice is there already.
+        let everything = identifiers(try voices(["--all"])).filter { !$0.hasPrefix("spk.neural.") }
+        XCTAssertEqual(identifiers(try voices()).filter { !$0.hasPrefix("spk.neural.") }, everything,
+                       "without a registry every voice is installed")
 
         XCTAssertEqual(spkhost(["voice", "remove", "spk.flite.awb"]).status, 0)
         XCTAssertFalse(identifiers(try voices()).contains("spk.flite.awb"))

@@ -1,192 +1,245 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import LV2Host
 import SpkProtocol
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure how soon speech starts and what run() costs, on this machine.",
+        abstract: "Measure how soon speech starts, what run() costs, and offline throughput, on this machine.",
         discussion: """
         The plugin runs as in a live host: its worker on its own thread, blocks paced at real \
-        time (48 kHz). For each block size, requests of three lengths are sent one at a time; \
-        first audio is counted from the block that carried the request (1 = the very next block). \
-        run() is timed while speaking, as a share of the block's time budget.
+        time (48 kHz) on a SCHED_FIFO thread where the system allows it. For each block size, \
+        requests of three lengths are sent one at a time; blocks are counted from the block that \
+        carried the request (1 = the very next block): to spk:Started, to the block holding the \
+        request's first frame, and to its first non-zero frame (engines begin with some silence \
+        of their own: espeak-ng with about 10 ms). run() is timed while speaking, as a share of \
+        the block's time budget, and its allocations are counted when ordo-one's malloc \
+        interposer can be preloaded (found beside spkhost, or named by SPK_MALLOC_INTERPOSER). \
+        Throughput is an offline render of a fixed 500-word text through the plugin against the \
+        same engine called directly through its C API (in a separate process), as a ratio of \
+        their speeds (1 = as fast as the engine alone).
         """)
 
     @Option(help: "Voice identifier.") var voice: String?
     @Option(name: .customLong("block"), help: "Block size in frames (repeatable).") var blocks: [Int] = [64, 128, 256, 1024]
     @Option(help: "Requests per text and block size.") var requests: Int = 30
+    @Option(help: "Offline renders of the 500-word text on each side of the throughput ratio (0 skips it).") var renders: Int = 3
     @Flag(help: "Print JSON.") var json = false
 
     struct Row: Encodable {
         var voice: String
         var block: Int
         var text: String
-        /// Blocks until the request's audio starts (its spk:Started frame).
-        var startBlocks: Percentiles
+        /// Blocks until the request's spk:Started.
+        var startedBlocks: Percentiles
+        /// Blocks until the block holding the request's first frame (its first non-zero frame
+        /// less the engine's own lead-in silence, measured offline).
+        var firstFrameBlocks: Percentiles
         /// Blocks until the first non-zero frame (the engine's own lead-in silence included).
         var firstAudioBlocks: Percentiles
         var firstAudioMs: Percentiles
+        /// The engine's silence before its first sound, offline.
+        var leadInMs: Double
+        /// run() seconds while speaking, over the block's time budget.
         var runCostShare: Percentiles
+        var runCalls: Int
+        /// Allocations on the run() thread over every measured call; nil when they cannot be counted.
+        var runAllocations: Int?
+        /// Offline, 500 words at 48 kHz: the engine's C API time over the plugin's (1 = as fast).
+        var throughputRatio: Double?
+        /// The same with the plugin at the engine's own rate (no resampling).
+        var throughputRatioNativeRate: Double?
+        var realTimeThread: Bool
     }
 
-    static let texts = [
-        ("word", "Hello."),
-        ("sentence", "The quick brown fox jumps over the lazy dog."),
-        ("paragraph", String(repeating: "Speech synthesis turns written text into sound, one sentence after another, for as long as there is text. ", count: 6)),
-    ]
+    func validate() throws {
+        guard !blocks.isEmpty, blocks.allSatisfy({ (1...8192).contains($0) }) else { throw ValidationError("--block takes 1...8192") }
+        guard requests > 0 else { throw ValidationError("--requests must be at least 1") }
+        guard renders >= 0 else { throw ValidationError("--renders must be 0 or more") }
+    }
 
     func run() throws {
+        let counter = Self.allocationCounter()
         try failing {
             var input = RequestInput()
             input.voice = voice
+            let uri = input.pluginURI
             let world = LV2World()
+            let throughput = renders > 0 ? try Throughput.measure(world: world, uri: uri, voice: voice, renders: renders) : nil
+
+            let realTime = RealTimePriority.promote()
+            defer { if realTime { RealTimePriority.demote() } }
+            var leadIns: [String: Int] = [:]
+            for (name, text) in BenchmarkTexts.firstAudio { leadIns[name] = try Self.leadIn(world: world, uri: uri, text: text, voice: voice) }
             var rows: [Row] = []
             for block in blocks {
-                let probe = try FirstAudioProbe(world: world, uri: input.pluginURI, block: block)
-                for (name, text) in Self.texts {
-                    let result = try probe.measure(text: text, voice: voice, requests: requests)
-                    rows.append(Row(voice: voice ?? "default", block: block, text: name,
-                                    startBlocks: Percentiles(result.startBlocks.map(Double.init)),
-                                    firstAudioBlocks: Percentiles(result.blocks.map(Double.init)),
-                                    firstAudioMs: Percentiles(result.milliseconds),
-                                    runCostShare: Percentiles(result.runShares)))
+                let probe = try LiveProbe(world: world, uri: uri, block: block)
+                probe.allocations = counter
+                for (name, text) in BenchmarkTexts.firstAudio {
+                    let leadIn = leadIns[name]!
+                    try probe.warmUp(ssml: text, voice: voice)
+                    var started: [Double] = [], firstFrame: [Double] = [], firstSound: [Double] = [], ms: [Double] = []
+                    var allocations = 0, calls = 0
+                    for _ in 0..<requests {
+                        let first = try probe.firstAudio(ssml: text, voice: voice)
+                        started.append(Double(first.startedBlocks ?? first.firstSoundBlocks))
+                        firstFrame.append(Double(max(0, first.firstSoundFrames - leadIn) / block))
+                        firstSound.append(Double(first.firstSoundBlocks))
+                        ms.append(first.firstSoundSeconds * 1000)
+                        allocations += first.runAllocations.reduce(0, +)
+                        calls += first.runSeconds.count
+                    }
+                    let speaking = try probe.whileSpeaking(ssml: text, voice: voice, calls: max(200, Int(0.5 / probe.period)))
+                    allocations += speaking.allocations.reduce(0, +)
+                    rows.append(Row(voice: voice ?? "spk.espeak-ng.en-us", block: block, text: name,
+                                    startedBlocks: Percentiles(started), firstFrameBlocks: Percentiles(firstFrame),
+                                    firstAudioBlocks: Percentiles(firstSound), firstAudioMs: Percentiles(ms),
+                                    leadInMs: Double(leadIn) / 48,
+                                    runCostShare: Percentiles(speaking.seconds.map { $0 / probe.period }),
+                                    runCalls: speaking.seconds.count + calls,
+                                    runAllocations: counter == nil ? nil : allocations,
+                                    throughputRatio: throughput?.ratio, throughputRatioNativeRate: throughput?.nativeRatio,
+                                    realTimeThread: realTime))
                 }
             }
             if json { return try printJSON(rows) }
-            printTable(["BLOCK", "TEXT", "STARTED (blocks p50/p99/max)", "FIRST SOUND (blocks p50/p99/max)", "FIRST SOUND (ms p50/p99)", "run() share of budget (p50/p99/max)"],
+            printTable(["BLOCK", "TEXT", "STARTED", "FIRST FRAME", "FIRST SOUND", "FIRST SOUND ms", "LEAD-IN ms", "run() / BUDGET", "ALLOCATIONS"],
                        rows.map { r in
                            [String(r.block), r.text,
-                            String(format: "%.0f / %.0f / %.0f", r.startBlocks.p50, r.startBlocks.p99, r.startBlocks.max),
-                            String(format: "%.0f / %.0f / %.0f", r.firstAudioBlocks.p50, r.firstAudioBlocks.p99, r.firstAudioBlocks.max),
-                            String(format: "%.2f / %.2f", r.firstAudioMs.p50, r.firstAudioMs.p99),
-                            String(format: "%.3f%% / %.3f%% / %.3f%%", r.runCostShare.p50 * 100, r.runCostShare.p99 * 100, r.runCostShare.max * 100)]
+                            Self.blocks(r.startedBlocks), Self.blocks(r.firstFrameBlocks), Self.blocks(r.firstAudioBlocks),
+                            String(format: "%.1f / %.1f", r.firstAudioMs.p50, r.firstAudioMs.p99),
+                            String(format: "%.1f", r.leadInMs),
+                            String(format: "%.2f%% / %.2f%% / %.2f%%", r.runCostShare.p50 * 100, r.runCostShare.p99 * 100, r.runCostShare.max * 100),
+                            r.runAllocations.map { "\($0) in \(r.runCalls) calls" } ?? "not counted"]
                        })
-        }
-    }
-}
-
-struct Percentiles: Encodable {
-    var p50: Double, p99: Double, max: Double
-    init(_ values: [Double]) {
-        let sorted = values.sorted()
-        func at(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))] }
-        p50 = at(0.5)
-        p99 = at(0.99)
-        max = sorted.last ?? 0
-    }
-}
-
-/// A synth run as a live host runs it, block by block at real-time pace, to see when speech starts.
-final class FirstAudioProbe {
-    let plugin: PluginInstance
-    let block: Int
-    private var next: Int64 = 1
-    private var u: SpkURIDs { plugin.urids.spk }
-    private let period: Double
-
-    init(world: LV2World, uri: String, block: Int) throws {
-        plugin = try PluginInstance(world: world, uri: uri, sampleRate: 48000, maxBlock: block, live: true)
-        self.block = block
-        period = Double(block) / 48000
-        plugin.activate()
-    }
-
-    struct Result {
-        var startBlocks: [Int] = []
-        var blocks: [Int] = []
-        var milliseconds: [Double] = []
-        var runShares: [Double] = []
-    }
-
-    func measure(text: String, voice: String?, requests: Int) throws -> Result {
-        var result = Result()
-        let out = plugin.audio[try plugin.port("out").index]!
-        var clock = PacedClock(period: period)
-        try warmUp(text: text, voice: voice, clock: &clock)
-        for _ in 0..<requests {
-            let id = next
-            next += 1
-            let sent = clock.now
-            var blocks = 0
-            var error: String?
-            var started: Int?
-            func watch(_ event: SpkEvent) {
-                if case .error(id, let message) = event { error = message }
-                if case .started(id) = event, started == nil { started = blocks }
+            print("blocks from the request (1 = the next block) p50 / p99 / max; ms and run() p50 / p99 (/ max); \(requests) requests each at 48 kHz; "
+                  + (realTime ? "audio thread at SCHED_FIFO" : "audio thread at normal priority (SCHED_FIFO refused)"))
+            if let t = throughput {
+                print(String(format: "throughput, 500 words offline: the plugin at 48000 Hz runs at %.2f of the engine's C API (plugin %.2f s, engine %.2f s, median of %d); at the engine's own %.0f Hz, %.2f (%.2f s)",
+                             t.ratio, t.plugin, t.engine, renders, t.engineRate, t.nativeRatio, t.pluginNative))
             }
-            try runBlock(&clock, send: { $0.speak(ssml: text, voice: voice, request: id, self.u) }, onEvent: watch)
-            while true {
-                blocks += 1
-                let cost = try runBlock(&clock, onEvent: watch)
-                if let error { throw HostError(error) }
-                if let first = (0..<block).first(where: { out[$0] != 0 }) {
-                    result.blocks.append(blocks)
-                    result.startBlocks.append(started ?? blocks)
-                    result.milliseconds.append((clock.now - sent) * 1000 + Double(first) / 48)
-                    result.runShares.append(cost / period)
-                    break
-                }
-                if blocks > Int(5 / period) { throw HostError("no audio 5 s after the request") }
+            if counter == nil {
+                print("run() allocations not counted: preload libMallocInterposerSwift.so (or set SPK_MALLOC_INTERPOSER to it)")
             }
-            // Speaking: time run() for a while, then stop and let the plugin fall silent.
-            for _ in 0..<Int(0.1 / period) { result.runShares.append(try runBlock(&clock) / period) }
-            try runBlock(&clock) { $0.cancel(request: nil, self.u) }
-            for _ in 0..<4 { try runBlock(&clock) }
         }
-        return result
     }
 
-    private func warmUp(text: String, voice: String?, clock: inout PacedClock) throws {
-        try runBlock(&clock) { $0.speak(ssml: text, voice: voice, request: 0, self.u) }
-        for _ in 0..<Int(0.3 / period) { try runBlock(&clock) }
-        try runBlock(&clock) { $0.cancel(request: nil, self.u) }
-        for _ in 0..<8 { try runBlock(&clock) }
+    private static func blocks(_ p: Percentiles) -> String { String(format: "%.0f / %.0f / %.0f", p.p50, p.p99, p.max) }
+
+    /// The allocation counter. Without the malloc interposer in the process, bench runs itself
+    /// again with it preloaded when it can find the library.
+    private static func allocationCounter() -> RunAllocationCounter? {
+        if let counter = RunAllocationCounter.make() { return counter }
+        guard getenv("SPK_BENCH_PRELOADED") == nil, let library = RunAllocationCounter.interposerLibrary else { return nil }
+        setenv("SPK_BENCH_PRELOADED", "1", 1)
+        let preload = getenv("LD_PRELOAD").map { library + ":" + String(cString: $0) } ?? library
+        setenv("LD_PRELOAD", preload, 1)
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        return nil  // exec failed: go on without counting
     }
 
-    /// One block at its real-time deadline; returns the seconds run() took.
-    @discardableResult
-    private func runBlock(_ clock: inout PacedClock, send: ((inout AtomWriter) -> Void)? = nil,
-                          onEvent: (SpkEvent) -> Void = { _ in }) throws -> Double {
-        clock.waitForNextPeriod()
-        plugin.prepareAtomPorts()
-        if let send { try plugin.writeEvents(to: "control") { w in w.frameTime(0); send(&w) } }
-        let start = clock.now
-        plugin.run(block)
-        let cost = clock.now - start
-        try plugin.forEachOutputEvent("notify") { _, atom in
-            if let event = SpkEvent.decode(atom, u) { onEvent(event) }
+    /// Frames of silence before the engine's first sound for `text`, offline (where the worker
+    /// works inside run(), so the request's first frame is frame 0).
+    static func leadIn(world: LV2World, uri: String, text: String, voice: String?) throws -> Int {
+        let synth = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: 1024)
+        let u = synth.plugin.urids.spk
+        var frames = 0
+        var send = true
+        while frames < 48000 * 5 {
+            try synth.runBlock(send: send ? { $0.speak(ssml: text, voice: voice, request: 1, u) } : nil) { _, _ in }
+            send = false
+            if let first = synth.output.firstIndex(where: { $0 != 0 }) { return frames + first }
+            frames += synth.block
         }
-        return cost
+        throw HostError("no sound in the first 5 s of '\(text)'")
     }
 }
 
-/// Deadlines one period apart on the monotonic clock, like an audio interface's interrupts.
-struct PacedClock {
-    let period: Double
-    private var deadline: Double
+/// Offline throughput: the 500-word text rendered through the plugin (as `spkhost render` does,
+/// 256-frame blocks) against the engine's C API in a `spkhost bench-engine` process, alternately.
+struct Throughput {
+    var plugin: Double, pluginNative: Double, engine: Double, engineRate: Double
+    var ratio: Double { engine / plugin }
+    var nativeRatio: Double { engine / pluginNative }
 
-    init(period: Double) {
-        self.period = period
-        deadline = PacedClock.monotonic()
-    }
+    static func measure(world: LV2World, uri: String, voice: String?, renders: Int) throws -> Throughput {
+        let voiceID = voice ?? "spk.espeak-ng.en-us"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spk-bench-\(getpid()).txt")
+        try BenchmarkTexts.fiveHundredWords.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let engine = try EngineProcess(voice: voiceID, input: file.path)
+        defer { engine.close() }
 
-    var now: Double { PacedClock.monotonic() }
-
-    mutating func waitForNextPeriod() {
-        deadline += period
-        let late = now - deadline
-        if late > 0 {
-            if late > period * 4 { deadline = now }  // fell far behind (a busy machine): start over
-            return
+        let atHostRate = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: 256)
+        let atEngineRate = try SpeechSynth(world: world, uri: uri, sampleRate: engine.sampleRate, block: 256)
+        func render(_ synth: SpeechSynth, _ text: String) throws -> Double {
+            let start = PacedClock.monotonic()
+            var sum: Float = 0
+            _ = try synth.render(ssml: text, voice: voice) { sum += $0.first ?? 0 }
+            withExtendedLifetime(sum) {}
+            return PacedClock.monotonic() - start
         }
-        var target = timespec(tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+        // Warm up each side once (voices loaded, caches filled).
+        _ = try render(atHostRate, BenchmarkTexts.firstAudio[1].text)
+        _ = try render(atEngineRate, BenchmarkTexts.firstAudio[1].text)
+        _ = try engine.render()
+        var plugin: [Double] = [], native: [Double] = [], direct: [Double] = []
+        for _ in 0..<renders {
+            plugin.append(try render(atHostRate, BenchmarkTexts.fiveHundredWords))
+            direct.append(try engine.render())
+            native.append(try render(atEngineRate, BenchmarkTexts.fiveHundredWords))
+        }
+        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        return Throughput(plugin: median(plugin), pluginNative: median(native), engine: median(direct), engineRate: engine.sampleRate)
+    }
+}
+
+/// A `spkhost bench-engine` child: one render per line written to it.
+final class EngineProcess {
+    private let process = Process()
+    private let toChild = Pipe(), fromChild = Pipe()
+    private var buffered: [UInt8] = []
+    private(set) var sampleRate: Double = 0
+
+    init(voice: String, input: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["bench-engine", "--voice", voice, "--input", input]
+        process.standardInput = toChild
+        process.standardOutput = fromChild
+        try process.run()
+        let ready = try readLine()
+        guard ready.hasPrefix("ready "), let rate = Double(ready.dropFirst(6)) else {
+            throw HostError("the engine process did not start (\(ready.isEmpty ? "no answer" : ready))")
+        }
+        sampleRate = rate
     }
 
-    static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    /// Renders the input file once; the engine's own time for it.
+    func render() throws -> Double {
+        toChild.fileHandleForWriting.write(Data("go\n".utf8))
+        let answer = try readLine()
+        guard let seconds = answer.split(separator: " ").first.flatMap({ Double($0) }) else {
+            throw HostError("the engine process failed (\(answer.isEmpty ? "no answer" : answer))")
+        }
+        return seconds
+    }
+
+    func close() {
+        try? toChild.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    private func readLine() throws -> String {
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffered[..<newline], as: UTF8.self)
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            let data = fromChild.fileHandleForReading.availableData
+            if data.isEmpty { return String(decoding: buffered, as: UTF8.self) }
+            buffered += data
+        }
     }
 }

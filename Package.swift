@@ -12,6 +12,9 @@ let package = Package(
         .executable(name: "spkhost", targets: ["spkhost"]),
         .library(name: "spk_espeak_ng", type: .dynamic, targets: ["SpkEspeakNG"]),
         .library(name: "spk_flite", type: .dynamic, targets: ["SpkFlite"]),
+        .library(name: "spk_neural", type: .dynamic, targets: ["SpkNeural"]),
+        .library(name: "NeuralVoices", targets: ["NeuralVoices"]),
+        .library(name: "spk_personal", type: .dynamic, targets: ["SpkPersonal"]),
         .library(name: "SSML", targets: ["SSML"]),
         .library(name: "LV2Host", targets: ["LV2Host"]),
         .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
@@ -36,31 +39,46 @@ let package = Package(
         // flite 2.2 has no pkg-config file: its module map names the libraries.
         .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        // sherpa-onnx's C API, declared in a header of spk's own: the library comes with a
+        // neural voice and is dlopen'ed, so nothing links it.
+        .systemLibrary(name: "CSherpaOnnx"),
 
         .target(name: "SSML", dependencies: ["CLibXML2"]),
         .target(name: "SpkProtocol", dependencies: ["CLV2"]),
         .target(name: "SpkAudio", dependencies: ["CSndfile", "CSamplerate"]),
-        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "CFlite", "CSonic", "SpkAudio", "SpkProtocol", "VoiceRegistry"]),
+        .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "CFlite", "CSonic", "SpkAudio", "SpkProtocol", "VoiceRegistry", "PersonalVoice"]),
         .target(name: "LockFree"),
         .target(name: "VoiceRegistry", dependencies: ["SpkProtocol"]),
+        .target(name: "PersonalVoice", dependencies: ["SpkAudio", "SpkProtocol"]),
         .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "VoiceRegistry", "CLV2"]),
         .target(name: "SpkEspeakNG", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
         .target(name: "SpkFlite", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        .target(name: "NeuralVoices", dependencies: ["CSherpaOnnx", "SpkProtocol", "VoiceRegistry"]),
+        .target(name: "SpkNeural", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        .target(name: "SpkPersonal", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
         .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol", "LockFree"]),
-        .target(name: "JACKBackend", dependencies: ["CJack", "LV2Host", "LockFree"]),
+        .target(name: "JACKBackend", dependencies: ["CJack", "LockFree"]),
         .executableTarget(name: "spk-rt-check", dependencies: [
             "LV2Host", "SpkProtocol",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
         ]),
         .executableTarget(name: "spkhost", dependencies: [
-            "LV2Host", "JACKBackend", "SpkAudio", "VoiceRegistry",
+            "LV2Host", "JACKBackend", "SpkAudio", "VoiceRegistry", "PersonalVoice", "LockFree",
+            "SSML",  // RequestParts: where a request switches engines
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .target(name: "SpkTestSupport", dependencies: ["SpkAudio"], path: "Tests/SpkTestSupport"),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport"]),
-        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport", "VoiceRegistry"]),
+        .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport", "VoiceRegistry", "PersonalVoice"]),
     ],
     swiftLanguageModes: [.v5]
 )
+
+// Neural voices (issue 8): the engine, spkhost's installer and their tests use the installed
+// voices' files. Added here rather than in the lists above, which other work edits too.
+for (target, dependency) in [("SpeechEngines", "NeuralVoices"), ("spkhost", "NeuralVoices"),
+                             ("SpeechEnginesTests", "NeuralVoices"), ("SpkHostTests", "NeuralVoices")] {
+    package.targets.first { $0.name == target }?.dependencies.append(.target(name: dependency))
+}

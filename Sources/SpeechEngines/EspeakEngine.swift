@@ -16,8 +16,8 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// spk identifier -> espeak-ng voice file identifier (`gmw/en-US`).
     private let files: [String: String]
     private static let lock = Mutex(())
-    /// The voice file espeak-ng has loaded: loading one reads files, so only on a change.
-    nonisolated(unsafe) private static var loadedVoice: String?
+    /// The voice files that names given to `withVoice` load (`en-us` is `gmw/en-US`).
+    nonisolated(unsafe) private static var namedVoiceFiles: [String: String] = [:]
 
     public static let pluginURI = SpkURI.espeakPlugin
     public static let defaultVoice = "spk.espeak-ng.en-us"
@@ -30,6 +30,26 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
             if sharedEngine == nil { sharedEngine = Result { try EspeakEngine() } }
             return try sharedEngine!.get()
         }
+    }
+
+    /// Runs `body` holding espeak-ng, initialised and with the voice `name` loaded, for another
+    /// user of the library in this process (the neural engine's phonemizer). Loading a voice
+    /// reads files (about 6 ms): it is done only when another voice was loaded last.
+    static func withVoice<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        _ = try shared()
+        return try lock.withLock { _ in
+            if namedVoiceFiles[name] == nil || namedVoiceFiles[name] != currentVoiceFile() {
+                guard espeak_SetVoiceByName(name) == EE_OK else { throw SpeechError("espeak-ng has no voice '\(name)'") }
+                namedVoiceFiles[name] = currentVoiceFile()
+            }
+            return try body()
+        }
+    }
+
+    /// The voice file espeak-ng has loaded, as espeak-ng says: loading one reads files, so only
+    /// on a change, and another plugin library in the process may have changed it.
+    private static func currentVoiceFile() -> String? {
+        espeak_GetCurrentVoice()?.pointee.identifier.map { String(cString: $0) }
     }
 
     private init() throws(SpeechError) {
@@ -88,9 +108,8 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
         try withoutActuallyEscaping(emit) { emit in
             let context = CallbackContext(text: text.text, emit: emit, wholeRun: text.spellOut || text.phonemes != nil)
             try Self.lock.withLock { _ in
-                if Self.loadedVoice != file {
+                if Self.currentVoiceFile() != file {
                     guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
-                    Self.loadedVoice = file
                 }
                 espeak_SetParameter(espeakRATE, Self.wordsPerMinute(prosody.rate), 0)
                 espeak_SetParameter(espeakPITCH, Self.pitchParameter(prosody, voice: voice), 0)
@@ -232,8 +251,7 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
         event += 1
     }
     if let wav, count > 0 {
-        let scale: Float = 1 / 32768
-        chunk.samples = UnsafeBufferPointer(start: wav, count: Int(count)).map { Float($0) * scale }
+        chunk.samples = floatSamples(wav, count: Int(count))
     }
     guard !chunk.samples.isEmpty || !chunk.boundaries.isEmpty else { return 0 }
     context.rebase(&chunk)

@@ -50,8 +50,7 @@ final class FliteUtterance {
     /// The wave as floats in -1...1.
     func samples() -> [Float] {
         guard let wave = utt_wave(utterance)?.pointee, let data = wave.samples, wave.num_samples > 0 else { return [] }
-        let scale: Float = 1 / 32768
-        return UnsafeBufferPointer(start: data, count: Int(wave.num_samples)).map { Float($0) * scale }
+        return floatSamples(data, count: Int(wave.num_samples))
     }
 
     /// Token names in order: the text between whitespace, without the punctuation around it.

@@ -83,7 +83,9 @@ public final class ProgramRenderer {
         }
         let item = steps[nextStep]
         nextStep += 1
-        try render(item, isCancelled: isCancelled) { pcm, markers in try feed(pcm, markers: markers, final: false, emit: emit) }
+        try render(item, isCancelled: isCancelled) { pcm, markers in
+            try feed(pcm, markers: markers, final: false, isCancelled: isCancelled, emit: emit)
+        }
     }
 
     /// The next item whole, in one chunk.
@@ -96,15 +98,33 @@ public final class ProgramRenderer {
         return whole
     }
 
-    /// Resamples engine-rate audio to the output rate and hands on what comes out, with the
-    /// markers whose audio has come out (on the last chunk, all of them).
+    /// Engine-rate samples resampled and handed on at a time. An engine that delivers a whole
+    /// sentence at once (flite) is then heard once its first slice is resampled, instead of after
+    /// the whole sentence is (libsamplerate took about 23 ms for a 3-second sentence at 48 kHz,
+    /// longer than the engine's own wait for it; see BENCHMARKS.md).
+    static let slice = 512
+
+    /// Resamples engine-rate audio to the output rate and hands on what comes out, slice by
+    /// slice, with the markers whose audio has come out (on the last chunk, all of them). A
+    /// cancel stops it between slices: the rest of a cancelled request is not worth resampling.
     private func feed(_ pcm: [Float], markers: [(sample: Int, marker: RenderedMarker)], final: Bool,
-                      emit: (RenderedChunk) throws -> Void) throws {
+                      isCancelled: () -> Bool = { false }, emit: (RenderedChunk) throws -> Void) throws {
         let ratio = resampler.ratio
         for (sample, marker) in markers {
             waitingMarkers.append((Int((Double(engineSamples + sample) * ratio).rounded()), marker))
         }
         engineSamples += pcm.count
+        guard pcm.count > Self.slice else { return try feedSlice(pcm, final: final, emit: emit) }
+        var offset = 0
+        while offset < pcm.count {
+            if offset > 0 && isCancelled() { return }
+            let end = min(offset + Self.slice, pcm.count)
+            try feedSlice(Array(pcm[offset..<end]), final: final && end == pcm.count, emit: emit)
+            offset = end
+        }
+    }
+
+    private func feedSlice(_ pcm: [Float], final: Bool, emit: (RenderedChunk) throws -> Void) throws {
         var chunk = RenderedChunk()
         try resampler.process(pcm, final: final, into: &chunk.samples)
         let start = outputFrames

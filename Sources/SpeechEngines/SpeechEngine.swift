@@ -10,10 +10,22 @@ public protocol SpeechEngine: AnyObject, Sendable {
     var sampleRate: Double { get }
     var voices: [Voice] { get }
 
+    /// The voice with this identifier or name, or an error a person can act on.
+    func requireVoice(named name: String) throws -> Voice
+
+    /// Whether the voice's data is on this machine: true for voices that come with the engine
+    /// (the default), not for a neural voice until it is downloaded. Where no registry says what
+    /// is installed, a voice counts as installed only if this holds.
+    func isInstalled(_ voice: Voice) -> Bool
+
     /// Speaks `text`, handing over audio as soon as the engine has it: each chunk's boundaries
     /// index that chunk's samples. `emit` returns false to stop (a cancel).
     func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
                     emit: (SynthesisOutput) throws -> Bool) throws
+}
+
+extension SpeechEngine {
+    public func isInstalled(_ voice: Voice) -> Bool { true }
 }
 
 extension SpeechEngine {

@@ -7,12 +7,16 @@ public struct VoiceCatalog: Sendable {
     public let engine: SpeechEngine
     /// Custom voices whose base voice is this engine's.
     public let custom: [CustomVoice]
-    /// The installed engine voices, or nil for all of them (no registry).
+    /// The installed engine voices, or nil for all of them (no registry, and none of the
+    /// engine's voices needs downloading).
     public let installed: Set<String>?
 
     public init(engine: SpeechEngine, custom: [CustomVoice] = [], installed: Set<String>? = nil) {
         self.engine = engine
-        self.installed = installed
+        // Without a registry every voice counts as installed, but a voice still to be downloaded
+        // (a neural one) is not.
+        let downloaded = engine.voices.filter { engine.isInstalled($0) }
+        self.installed = installed ?? (downloaded.count == engine.voices.count ? nil : Set(downloaded.map(\.identifier)))
         self.custom = custom.filter { CustomVoice.engine(of: $0.base) == engine.name && engine.voice(named: $0.base) != nil }
     }
 

@@ -225,6 +225,10 @@ final class SynthWorker {
                     return false
                 }
             case .event(let request, let kind, let flags, let atom):
+                // spk:Started belongs at the request's first frame: its begin waits until
+                // something follows it (the first audio, or the end), or run() would report the
+                // start and then play silence until the engine's first chunk is ready.
+                if kind == .begin && pendingHead == pending.count - 1 { return true }
                 let header = EventHeader(kind: kind.rawValue, flags: flags, request: request, position: position,
                                          atomLength: UInt32(atom.count))
                 let ok = events.write(length: EventHeader.size + atom.count) { p in

@@ -34,18 +34,19 @@ struct VoiceBook {
         return voice
     }
 
-    /// What a registry that does not exist yet means: everything installed.
-    var everything: RegistryContents { RegistryContents(installed: catalog.map(\.identifier)) }
+    /// What a registry that does not exist yet means: everything installed (neural voices once fetched).
+    var everything: RegistryContents { RegistryContents(installed: catalog.map(\.identifier).filter { NeuralInstall.isPresent($0) }) }
 
     /// The registry now, or what its absence means.
     func contents() throws -> RegistryContents {
         registry.exists ? try registry.load() : everything
     }
 
-    /// Installed engine voices, then custom voices.
+    /// Installed engine voices, then custom voices. Personal voices (listed only to clients the
+    /// person authorized) are always installed: the person made them.
     func installed(_ contents: RegistryContents) -> [Voice] {
         let ids = Set(contents.installed)
-        return catalog.filter { ids.contains($0.identifier) } + contents.custom.compactMap(voice(for:))
+        return catalog.filter { ids.contains($0.identifier) || $0.traits.contains(.personal) } + contents.custom.compactMap(voice(for:))
     }
 
     /// The catalog and every custom voice.

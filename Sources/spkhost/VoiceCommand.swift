@@ -20,6 +20,7 @@ struct VoiceCommand: ParsableCommand {
                 guard book.engineVoice(identifier) != nil else {
                     throw HostError("unknown voice '\(identifier)' (spkhost voices --all lists the voices that can be installed)")
                 }
+                try NeuralInstall.installFiles(for: identifier)  // neural voices: fetched and checked before they are registered
                 let contents = try book.registry.update(initial: { book.everything }) { c in
                     if !c.installed.contains(identifier) { c.installed.append(identifier) }
                 }
@@ -45,6 +46,7 @@ struct VoiceCommand: ParsableCommand {
                         throw HostError("voice '\(identifier)' is not installed")
                     }
                 }
+                try NeuralInstall.removeFiles(for: identifier)  // neural voices: their files go once unregistered
                 try UserPresets.write(book.installed(contents))
                 print("removed \(identifier)")
             }

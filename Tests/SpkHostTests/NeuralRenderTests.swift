@@ -5,15 +5,6 @@ import XCTest
 /// `spkhost render` end to end with the neural plugin and the installed Piper voice: the real
 /// spkhost, lilv, spk-neural.lv2, sherpa-onnx and onnxruntime.
 final class NeuralRenderTests: XCTestCase {
-    struct MarkerEntry: Decodable {
-        var type: String
-        var frame: Int
-        var seconds: Double
-        var textOffset: Int
-        var textLength: Int
-        var name: String?
-    }
-
     var home: String!
     var dir: URL!
     override func setUpWithError() throws {
@@ -27,12 +18,8 @@ final class NeuralRenderTests: XCTestCase {
     }
 
     func render(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (Signal, [MarkerEntry]) {
-        let output = dir.appendingPathComponent("out-\(UUID().uuidString).wav").path
-        let markers = dir.appendingPathComponent("markers-\(UUID().uuidString).json").path
-        let result = NeuralFixture.spkhost(["render", "--voice", NeuralFixture.voice] + arguments + ["--output", output, "--markers", markers], home: home)
-        XCTAssertEqual(result.status, 0, "spkhost failed: \(result.stderr)", file: file, line: line)
-        let entries = try JSONDecoder().decode([MarkerEntry].self, from: Data(contentsOf: URL(fileURLWithPath: markers)))
-        return (try Signal(path: output), entries)
+        try renderWithMarkers(["--voice", NeuralFixture.voice] + arguments, in: dir,
+                              spkhost: { NeuralFixture.spkhost($0, home: self.home) }, file: file, line: line)
     }
 
     func testAppleExampleHasOneSecondBreakAndFastSecondHalf() throws {

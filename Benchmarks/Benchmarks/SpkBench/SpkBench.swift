@@ -148,7 +148,7 @@ let benchmarks: @Sendable () -> Void = {
         let box = Box<Setup>()
         Benchmark("Throughput \(voice.label)",
                   configuration: configuration([plugin48, pluginNative, renderer48, adapter, raw, cli, ratio48, ratioNative, ratioAdapter, ratioCLI],
-                                               iterations: 5, warmup: 1)) { benchmark in
+                                               iterations: 15, warmup: 1)) { benchmark in
             let s = box.value!
             let text = BenchmarkTexts.fiveHundredWords
             let p48 = try timePluginRender(s.at48, text: text, voice: voice.identifier)

@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CLV2", providers: [.apt(["lv2-dev"])]),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         // flite 2.2 has no pkg-config file: its module map names the libraries.
@@ -45,7 +45,7 @@ let package = Package(
 
         .target(name: "SSML", dependencies: ["CLibXML2"]),
         .target(name: "SpkProtocol", dependencies: ["CLV2"]),
-        .target(name: "SpkAudio", dependencies: ["CSndfile", "CSamplerate"]),
+        .target(name: "SpkAudio", dependencies: ["CSndfile", "CSoxr"]),
         .target(name: "SpeechEngines", dependencies: ["SSML", "CEspeakNG", "CFlite", "CSonic", "SpkAudio", "SpkProtocol", "VoiceRegistry", "PersonalVoice"]),
         .target(name: "LockFree"),
         .target(name: "VoiceRegistry", dependencies: ["SpkProtocol"]),

@@ -6,7 +6,7 @@ packages=(
     liblilv-dev lv2-dev lilv-utils sordi          # LV2 hosting, headers, lv2info/lv2_validate
     libespeak-ng-dev espeak-ng-data               # the espeak-ng engine and its voices
     flite1-dev libsonic-dev                       # the flite engine; tempo and pitch where flite has none
-    libsndfile1-dev libsamplerate0-dev            # audio files, resampling
+    libsndfile1-dev libsoxr-dev                    # audio files, resampling
     libxml2-dev                                   # the SSML parser
     libjack-jackd2-dev jackd2 jalv                # JACK, and a third-party LV2 host for tests
     sox                                           # measuring and looking at rendered audio

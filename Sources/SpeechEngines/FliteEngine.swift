@@ -12,7 +12,7 @@ import Synchronization
 /// not from a callback.
 public final class FliteEngine: SpeechEngine, @unchecked Sendable {
     public let name = "flite"
-    /// Every voice comes out at this rate; kal's 8 kHz is raised to it with libsamplerate.
+    /// Every voice comes out at this rate; kal's 8 kHz is raised to it with libsoxr.
     public let sampleRate: Double = 16000
     public let voices: [Voice]
     private let fliteVoices: [String: FliteVoice]
@@ -99,7 +99,7 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
     private func sample(at seconds: Double) -> Int { Int((seconds * sampleRate).rounded()) }
     private func sampleRange(_ seconds: Range<Double>) -> Range<Int> { sample(at: seconds.lowerBound)..<sample(at: seconds.upperBound) }
 
-    /// Brings a voice's audio to the engine's rate (libsamplerate, never interpolation) and
+    /// Brings a voice's audio to the engine's rate (libsoxr, never interpolation) and
     /// applies the pitch flite could not. Neither moves a word in time.
     private func finish(_ samples: [Float], rate: Int, controls: FliteProsody) throws -> [Float] {
         var audio = samples

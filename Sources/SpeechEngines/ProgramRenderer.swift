@@ -100,8 +100,8 @@ public final class ProgramRenderer {
 
     /// Engine-rate samples resampled and handed on at a time. An engine that delivers a whole
     /// sentence at once (flite) is then heard once its first slice is resampled, instead of after
-    /// the whole sentence is (libsamplerate took about 23 ms for a 3-second sentence at 48 kHz,
-    /// longer than the engine's own wait for it; see BENCHMARKS.md).
+    /// the whole sentence is (resampling a 3-second sentence whole to 48 kHz took 23 ms with the
+    /// libsamplerate spk used before libsoxr, longer than the engine's own wait; see BENCHMARKS.md).
     static let slice = 512
 
     /// Resamples engine-rate audio to the output rate and hands on what comes out, slice by

@@ -13,14 +13,20 @@ final class StartedFrameTests: XCTestCase {
         let voice = "spk.flite.slt"
         // Offline the worker works inside run(): the request's first frame is frame 0, and the
         // engine's own silence before its first sound is what comes before the first non-zero frame.
+        // flite's output differs slightly from one utterance to the next (its first samples are
+        // around 1e-6), so that silence is a range of a few frames, taken over several renders.
         let offline = try SpeechSynth(world: world, uri: "urn:spk:synth:flite", sampleRate: 48000, block: 1024)
-        var leadIn: Int?
-        var frames = 0
-        _ = try offline.render(ssml: text, voice: voice) { audio in
-            if leadIn == nil, let first = audio.firstIndex(where: { $0 != 0 }) { leadIn = frames + first }
-            frames += audio.count
+        var silences: [Int] = []
+        for _ in 0..<4 {
+            var leadIn: Int?
+            var frames = 0
+            _ = try offline.render(ssml: text, voice: voice) { audio in
+                if leadIn == nil, let first = audio.firstIndex(where: { $0 != 0 }) { leadIn = frames + first }
+                frames += audio.count
+            }
+            silences.append(try XCTUnwrap(leadIn))
         }
-        let silence = try XCTUnwrap(leadIn)
+        let silence = silences.min()!...silences.max()! + 8  // live requests are further utterances
 
         let block = 64
         let probe = try LiveProbe(world: world, uri: "urn:spk:synth:flite", block: block)
@@ -28,8 +34,9 @@ final class StartedFrameTests: XCTestCase {
             let first = try probe.firstAudio(ssml: text, voice: voice, settle: 0.1)
             let started = try XCTUnwrap(first.startedBlocks, "spk:Started came by the first sound")
             XCTAssertGreaterThan(first.firstSoundBlocks, 1, "the engine's first chunk takes longer than a 64-frame block")
-            XCTAssertEqual(started, (first.firstSoundFrames - silence) / block,
-                           "spk:Started in the block of the request's first frame (first sound in block \(first.firstSoundBlocks))")
+            let firstFrameBlocks = Set(silence.map { (first.firstSoundFrames - $0) / block })
+            XCTAssertTrue(firstFrameBlocks.contains(started),
+                          "spk:Started in block \(started), the request's first frame in \(firstFrameBlocks) (first sound in block \(first.firstSoundBlocks), silence \(silence))")
         }
     }
 }

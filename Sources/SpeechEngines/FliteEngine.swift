@@ -7,9 +7,9 @@ import Synchronization
 /// flite through its C API (libflite and Debian's CMU US English voices).
 ///
 /// flite keeps global state (its voice list, lexicon caches): one engine per process, shared by
-/// every plugin instance, with a lock around each use. Each sentence is one flite utterance;
-/// words and their times come from the utterance's relations (Word, its syllables' segments),
-/// not from a callback.
+/// every plugin instance, with a lock around each use. Each sentence is one flite utterance,
+/// streamed as flite makes its wave (`FliteStream`); words and their times come from the
+/// utterance's relations (Word, its syllables' segments), which flite has filled by then.
 public final class FliteEngine: SpeechEngine, @unchecked Sendable {
     public let name = "flite"
     /// Every voice comes out at this rate; kal's 8 kHz is raised to it with libsoxr.
@@ -39,46 +39,64 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
         fliteVoices = Dictionary(uniqueKeysWithValues: registered.map { ($0.voice.identifier, $0) })
     }
 
-    /// Hands each sentence on as soon as flite has spoken it.
+    /// Hands each sentence on as flite makes it.
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
                            emit: (SynthesisOutput) throws -> Bool) throws {
         guard let fliteVoice = fliteVoices[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
         let controls = FliteProsody(prosody, voice: fliteVoice)
         var run = FliteRunAudio(sampleRate: sampleRate)
-        func send(_ out: SynthesisOutput) throws -> Bool { out.samples.isEmpty && out.boundaries.isEmpty ? true : try emit(out) }
-        if let phones = text.phonemes.flatMap(FlitePhonemes.convert) {
-            guard try send(speakPhones(phones, wholeText: 0..<text.text.utf8.count, voice: fliteVoice, controls: controls, into: &run)) else { return }
-        } else {
-            // Phonemes that do not convert to flite's phone set are read as the element's text,
-            // as SSML asks when a pronunciation cannot be used.
-            let fliteText = FliteText(text.text, spellOut: text.spellOut)
-            for sentence in FliteSentences.split(fliteText.bytes) {
-                guard try send(speakSentence(sentence, of: fliteText, voice: fliteVoice, controls: controls, into: &run)) else { return }
+        try withoutActuallyEscaping(emit) { emit in
+            func send(_ out: SynthesisOutput) throws -> Bool { out.samples.isEmpty && out.boundaries.isEmpty ? true : try emit(out) }
+            if let phones = text.phonemes.flatMap(FlitePhonemes.convert) {
+                guard try send(speakPhones(phones, wholeText: 0..<text.text.utf8.count, voice: fliteVoice, controls: controls, into: &run)) else { return }
+            } else {
+                // Phonemes that do not convert to flite's phone set are read as the element's text,
+                // as SSML asks when a pronunciation cannot be used.
+                let fliteText = FliteText(text.text, spellOut: text.spellOut)
+                for sentence in FliteSentences.split(fliteText.bytes) {
+                    guard try speakSentence(sentence, of: fliteText, voice: fliteVoice, controls: controls, into: &run, emit: send) else { return }
+                }
             }
+            _ = try send(run.finish())
         }
-        _ = try send(run.finish())
     }
 
-    /// One sentence as one utterance: its audio, a sentence boundary and a boundary per word.
+    /// One sentence as one utterance: its audio, a sentence boundary and a boundary per word,
+    /// streamed as flite makes it unless libsonic must shift the whole utterance's pitch.
+    /// False when the receiver stopped it.
     private func speakSentence(_ sentence: Range<Int>, of text: FliteText, voice: FliteVoice, controls: FliteProsody,
-                               into run: inout FliteRunAudio) throws -> SynthesisOutput {
+                               into run: inout FliteRunAudio, emit: @escaping (SynthesisOutput) throws -> Bool) throws -> Bool {
         let input = String(decoding: text.bytes[sentence], as: UTF8.self)
-        let (rate, samples, tokenNames, words, speech) = try Self.lock.withLock { _ in
-            let utterance = try FliteUtterance(.text(input), voice: voice.handle, features: controls.features)
-            return (utterance.sampleRate, utterance.samples(), utterance.tokenNames, utterance.words, utterance.speech)
-        }
-        let ranges = FliteWordAlignment.wordRanges(words: words, tokenNames: tokenNames, in: text.bytes, searchRange: sentence)
-        var boundaries: [SynthesisOutput.Boundary] = []
-        for (word, range) in zip(words, ranges) {
-            // Punctuation read as a word has no segments, and no sound to mark.
-            guard let seconds = word.start else { continue }
-            let sample = self.sample(at: seconds)
-            if boundaries.isEmpty {
-                boundaries.append(.init(kind: .sentence, sample: sample, textRange: text.sourceRange(sentence)))
+        let timing: FliteStream.Timing = { relations in
+            let words = relations.words
+            let ranges = FliteWordAlignment.wordRanges(words: words, tokenNames: relations.tokenNames, in: text.bytes, searchRange: sentence)
+            var boundaries: [SynthesisOutput.Boundary] = []
+            for (word, range) in zip(words, ranges) {
+                // Punctuation read as a word has no segments, and no sound to mark.
+                guard let seconds = word.start else { continue }
+                let sample = self.sample(at: seconds)
+                if boundaries.isEmpty {
+                    boundaries.append(.init(kind: .sentence, sample: sample, textRange: text.sourceRange(sentence)))
+                }
+                boundaries.append(.init(kind: .word, sample: sample, textRange: text.sourceRange(range)))
             }
-            boundaries.append(.init(kind: .word, sample: sample, textRange: text.sourceRange(range)))
+            return (relations.speech.map(self.sampleRange), boundaries)
         }
-        return run.add(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech.map(sampleRange))
+        guard controls.sonicPitch != nil else {
+            let stream = FliteStream(run: run, engineRate: sampleRate, timing: timing, emit: emit)
+            try Self.lock.withLock { _ in
+                _ = try FliteUtterance(.text(input), voice: voice.handle, features: controls.features, stream: stream)
+            }
+            run = stream.run
+            if let error = stream.error { throw error }
+            return !stream.stopped
+        }
+        let (rate, samples, (speech, boundaries)) = try Self.lock.withLock { _ in
+            let utterance = try FliteUtterance(.text(input), voice: voice.handle, features: controls.features)
+            return (utterance.sampleRate, utterance.samples(), timing(utterance.relations))
+        }
+        let out = run.add(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech)
+        return out.samples.isEmpty && out.boundaries.isEmpty ? true : try emit(out)
     }
 
     /// Phonemes as one utterance, marked as one word spanning the run's text.
@@ -86,7 +104,7 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
                              into run: inout FliteRunAudio) throws -> SynthesisOutput {
         let (rate, samples, speech) = try Self.lock.withLock { _ in
             let utterance = try FliteUtterance(.phones(phones), voice: voice.handle, features: controls.features)
-            return (utterance.sampleRate, utterance.samples(), utterance.speech)
+            return (utterance.sampleRate, utterance.samples(), utterance.relations.speech)
         }
         let sample = self.sample(at: speech?.lowerBound ?? 0)
         return run.add(try finish(samples, rate: rate, controls: controls),

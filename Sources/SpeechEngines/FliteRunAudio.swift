@@ -3,8 +3,8 @@
 /// flite begins and ends every utterance with a pause of about 0.2 s. Between the sentences of a
 /// run those pauses are flite's own sentence breaks and stay; at the run's edges they would
 /// lengthen every `<break>` and every join between runs, so only short margins around the run's
-/// speech are kept there. Each sentence goes out as soon as it is synthesized, up to the end of
-/// its speech; the pause after it is held until it is known whether another sentence follows.
+/// speech are kept there. Each sentence goes out as flite makes it, up to the end of its speech;
+/// the pause after it is held until it is known whether another sentence follows.
 struct FliteRunAudio {
     /// Kept before the first speech sound, in seconds (onsets rise a little before their segment).
     static let leadMargin = 0.02
@@ -18,32 +18,73 @@ struct FliteRunAudio {
     private var held: [Float] = []
     private var started = false
 
+    // The utterance being received, in its own samples (at the engine's rate).
+    /// Its first sample to play (after the run's lead-in is cut) and its speech's end.
+    private var cut = 0
+    private var speechEnd = 0
+    private var hasSpeech = false
+    private var fadeFrom: Int?
+    private var received = 0
+    /// Its boundaries not handed on yet.
+    private var waiting: [SynthesisOutput.Boundary] = []
+
     init(sampleRate: Double) { self.sampleRate = sampleRate }
 
     private var fade: Int { Int(Self.fadeLength * sampleRate) }
 
-    /// One utterance's audio; `speech` and the boundaries' samples index `piece`. Returns what
-    /// can be played now, boundaries indexing it.
+    /// One whole utterance's audio; `speech` and the boundaries' samples index `piece`. Returns
+    /// what can be played now, boundaries indexing it.
     mutating func add(_ piece: [Float], boundaries: [SynthesisOutput.Boundary], speech: Range<Int>?) -> SynthesisOutput {
+        begin(boundaries: boundaries, speech: speech)
+        return receive(piece[...])
+    }
+
+    /// Starts an utterance whose audio comes in pieces (`receive`): its speech and boundaries,
+    /// in its own samples, are known before its audio (flite times the segments first).
+    mutating func begin(boundaries: [SynthesisOutput.Boundary], speech: Range<Int>?) {
+        received = 0
+        waiting = boundaries
+        hasSpeech = speech != nil
+        fadeFrom = nil
+        guard let speech else { return }  // no sound at all (punctuation read as a sentence): all pause
+        cut = 0
+        if !started {
+            cut = max(0, speech.lowerBound - Int(Self.leadMargin * sampleRate))
+            if cut > 0 { fadeFrom = cut }  // a cut into the pause before the run: fade in
+            started = true
+        }
+        speechEnd = max(speech.upperBound, cut)
+    }
+
+    /// The utterance's next samples. Returns what can be played now, with the boundaries whose
+    /// sound it holds (all of them once the speech has ended), indexing it.
+    mutating func receive(_ piece: ArraySlice<Float>) -> SynthesisOutput {
         var out = SynthesisOutput()
-        guard let speech else {  // no sound at all (punctuation read as a sentence): all pause
+        let range = received..<received + piece.count
+        received += piece.count
+        guard hasSpeech else {
             held += piece
             return out
         }
-        var start = 0
-        if !started {
-            start = max(0, speech.lowerBound - Int(Self.leadMargin * sampleRate))
-            started = true
-        } else {
+        // The pause held from the sentence before goes out as this one's audio begins.
+        if range.lowerBound == 0 {
             out.samples = held
+            held.removeAll()
         }
-        let shift = out.samples.count - start
-        out.samples += piece[start..<speech.upperBound]
-        if start > 0 {  // a cut into the pause before the run: fade in
-            for i in 0..<min(fade, out.samples.count) { out.samples[i] *= Float(i) / Float(fade) }
+        // The part of this piece between the cut and the speech's end (empty before or after it).
+        let playStart = min(max(range.lowerBound, cut), range.upperBound)
+        let playable = playStart..<max(playStart, min(range.upperBound, speechEnd))
+        let base = out.samples.count - playable.lowerBound  // utterance sample -> index in `out`
+        out.samples += piece[(piece.startIndex + playable.lowerBound - range.lowerBound)..<(piece.startIndex + playable.upperBound - range.lowerBound)]
+        if let from = fadeFrom {
+            for i in playable where i < from + fade { out.samples[i + base] *= Float(i - from) / Float(fade) }
         }
-        out.boundaries = boundaries.map { var b = $0; b.sample = min(max(b.sample + shift, 0), out.samples.count); return b }
-        held = Array(piece[speech.upperBound...])
+        let heldFrom = max(range.lowerBound, speechEnd)
+        if heldFrom < range.upperBound { held += piece[(piece.startIndex + heldFrom - range.lowerBound)...] }
+        let speechDone = range.upperBound >= speechEnd
+        let due = waiting.filter { speechDone || $0.sample < playable.upperBound }
+        waiting.removeAll { speechDone || $0.sample < playable.upperBound }
+        out.boundaries = due.map { var b = $0; b.sample = min(max(b.sample + base, 0), out.samples.count); return b }
         return out
     }
 

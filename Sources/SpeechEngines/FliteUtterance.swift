@@ -1,7 +1,7 @@
 import CFlite
 
 /// One flite utterance: synthesized from text or phones with its own features, then read back
-/// as samples, tokens and words.
+/// as samples, tokens and words (or handed on while flite makes it, through a `FliteStream`).
 ///
 /// flite keeps global state, so an utterance is made, read and freed while the caller holds
 /// `FliteEngine`'s lock.
@@ -25,8 +25,9 @@ final class FliteUtterance {
     private let utterance: UnsafeMutablePointer<cst_utterance>
 
     /// Synthesizes `input` with `voice`; `features` (for example `duration_stretch`) override the
-    /// voice's own for this utterance only.
-    init(_ input: Input, voice: UnsafeMutablePointer<cst_voice>, features: [String: Float]) throws(SpeechError) {
+    /// voice's own for this utterance only. With a `stream`, flite hands it the wave as it makes it.
+    init(_ input: Input, voice: UnsafeMutablePointer<cst_voice>, features: [String: Float],
+         stream: FliteStream? = nil) throws(SpeechError) {
         guard let fresh = new_utterance() else { throw SpeechError("flite could not allocate an utterance") }
         let (text, synth): (String, cst_uttfunc) = switch input {
         case .text(let text): (text, utt_synth)
@@ -37,6 +38,7 @@ final class FliteUtterance {
         // keeps a feature's name by pointer: the features must own a copy of it.
         let table = fresh.pointee.features
         for (name, value) in features { feat_set_float(table, feat_own_string(table, name), value) }
+        if let stream, let table { stream.attach(to: table) }
         // flite_do_synth frees the utterance itself when synthesis fails.
         guard let done = flite_do_synth(fresh, voice, synth) else { throw SpeechError("flite could not synthesize '\(text)'") }
         utterance = done
@@ -53,15 +55,26 @@ final class FliteUtterance {
         return floatSamples(data, count: Int(wave.num_samples))
     }
 
+    /// The utterance's tokens, words and segments.
+    var relations: FliteRelations { FliteRelations(utterance) }
+}
+
+/// What flite's relations say of an utterance: read once synthesis is done, or from a stream's
+/// first audio, when the segments have their times and the wave is still being made.
+struct FliteRelations {
+    private let utterance: UnsafePointer<cst_utterance>
+
+    init(_ utterance: UnsafePointer<cst_utterance>) { self.utterance = utterance }
+
     /// Token names in order: the text between whitespace, without the punctuation around it.
     var tokenNames: [String] { items(of: "Token").map { Self.name(of: $0) } }
 
-    var words: [Word] {
+    var words: [FliteUtterance.Word] {
         let tokens = items(of: "Token")
-        return items(of: "Word").compactMap { word -> Word? in
+        return items(of: "Word").compactMap { word -> FliteUtterance.Word? in
             guard let token = path_to_item(word, "R:Token.parent"), let index = tokens.firstIndex(of: token) else { return nil }
             let firstSegment = path_to_item(word, "R:SylStructure.daughter1.daughter1.R:Segment")
-            return Word(name: Self.name(of: word), token: index, start: firstSegment.map(Self.startTime))
+            return FliteUtterance.Word(name: Self.name(of: word), token: index, start: firstSegment.map(Self.startTime))
         }
     }
 

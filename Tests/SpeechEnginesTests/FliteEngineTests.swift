@@ -86,11 +86,17 @@ final class FliteEngineTests: XCTestCase {
         }
     }
 
-    func testCancellationStopsBetweenSentences() throws {
+    /// flite streams each sentence as it makes it: a cancel stops it within the sentence, at the
+    /// next stretch of audio, rather than after the sentence (or the run) is made.
+    func testCancellationStopsFliteWithinTheSentence() throws {
+        let text = "One sentence is spoken. The next is not. Nor this one."
+        let whole = try speak(text)
         var checks = 0
-        let output = try speak("One sentence is spoken. The next is not. Nor this one.", isCancelled: { checks += 1; return checks >= 1 })  // cancelled once the first sentence is out
-        XCTAssertEqual(output.boundaries.filter { $0.kind == .sentence }.count, 1)
-        XCTAssertLessThan(signal(output).spokenDuration, 2)
+        let output = try speak(text, isCancelled: { checks += 1; return checks >= 3 })  // after three stretches
+        XCTAssertEqual(checks, 3, "no audio handed on after the cancel")
+        XCTAssertGreaterThan(Double(whole.samples.count) / 16000, 2)
+        XCTAssertLessThan(Double(output.samples.count) / 16000, 0.25, "stopped within the first sentence")
+        XCTAssertLessThanOrEqual(output.boundaries.filter { $0.kind == .sentence }.count, 1)
     }
 
     func testRateTwoHalvesTheLengthForEveryVoice() throws {

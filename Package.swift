@@ -10,11 +10,9 @@ let package = Package(
     name: "spk",
     products: [
         .executable(name: "spkhost", targets: ["spkhost"]),
-        .library(name: "spk_espeak_ng", type: .dynamic, targets: ["SpkEspeakNG"]),
-        .library(name: "spk_flite", type: .dynamic, targets: ["SpkFlite"]),
-        .library(name: "spk_neural", type: .dynamic, targets: ["SpkNeural"]),
+        // Every synth plugin, in one library: plugins/spk.lv2's spk.so (see Sources/SpkPlugins).
+        .library(name: "spk", type: .dynamic, targets: ["SpkPlugins"]),
         .library(name: "NeuralVoices", targets: ["NeuralVoices"]),
-        .library(name: "spk_personal", type: .dynamic, targets: ["SpkPersonal"]),
         .library(name: "SSML", targets: ["SSML"]),
         .library(name: "LV2Host", targets: ["LV2Host"]),
         .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
@@ -51,11 +49,8 @@ let package = Package(
         .target(name: "VoiceRegistry", dependencies: ["SpkProtocol"]),
         .target(name: "PersonalVoice", dependencies: ["SpkAudio", "SpkProtocol"]),
         .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "VoiceRegistry", "CLV2"]),
-        .target(name: "SpkEspeakNG", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
-        .target(name: "SpkFlite", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        .target(name: "SpkPlugins", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
         .target(name: "NeuralVoices", dependencies: ["CSherpaOnnx", "SpkProtocol", "VoiceRegistry"]),
-        .target(name: "SpkNeural", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
-        .target(name: "SpkPersonal", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
         .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol", "LockFree"]),
         .target(name: "JACKBackend", dependencies: ["CJack", "LockFree"]),
         .executableTarget(name: "spk-rt-check", dependencies: [

@@ -7,7 +7,7 @@ swift build -c release --scratch-path .build-release -Xswiftc -static-stdlib
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 scripts/stage-bundles.sh .build-release/release "$tmp/lv2" >/dev/null
-if ldd "$tmp"/lv2/spk-espeak-ng.lv2/spk-espeak-ng.so | grep -q libswiftCore; then
+if ldd "$tmp"/lv2/spk.lv2/spk.so | grep -q libswiftCore; then
     echo "release-smoke: the plugin links the shared Swift runtime" >&2; exit 1
 fi
 export LV2_PATH=$tmp/lv2

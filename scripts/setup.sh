@@ -9,7 +9,7 @@ scripts/install-deps.sh
 swift build -c release --scratch-path .build-release -Xswiftc -static-stdlib
 lv2_dir=${LV2_INSTALL_DIR:-$HOME/.lv2}
 scripts/stage-bundles.sh .build-release/release "$lv2_dir"
-strip --strip-unneeded "$lv2_dir"/spk-*.lv2/*.so
+strip --strip-unneeded "$lv2_dir"/spk.lv2/spk.so
 bin_dir=/usr/local/bin; [ "$(id -u)" -eq 0 ] || bin_dir=$HOME/.local/bin
 mkdir -p "$bin_dir"
 install -m 0755 .build-release/release/spkhost "$bin_dir/spkhost"

@@ -8,9 +8,12 @@ set -euo pipefail
 bin=$1 dest=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dest"
+# Earlier spk versions had a bundle (and library) per plugin: left beside spk.lv2 they would
+# declare the same plugins twice.
+rm -rf "$dest"/spk-espeak-ng.lv2 "$dest"/spk-flite.lv2 "$dest"/spk-neural.lv2 "$dest"/spk-personal.lv2
 for bundle in "$root"/plugins/*.lv2; do
-    name=$(basename "$bundle" .lv2)                  # spk-espeak-ng
-    lib="$bin/lib${name//-/_}.so"                    # libspk_espeak_ng.so
+    name=$(basename "$bundle" .lv2)                  # spk
+    lib="$bin/lib${name//-/_}.so"                    # libspk.so
     if [ ! -f "$lib" ]; then echo "stage-bundles: $lib is not built" >&2; exit 1; fi
     out="$dest/$name.lv2"
     rm -rf "$out"

@@ -2,9 +2,10 @@ import CLV2
 import Glibc
 import SpeechEngines
 import SpkProtocol
+import Synchronization
 
-/// What makes one synth plugin: its URI, its engine and its default voice. Each plugin library
-/// is a thin `lv2_descriptor` that hands one of these to `SynthPluginDescriptor.descriptor`.
+/// What makes one synth plugin: its URI, its engine and its default voice. The plugin library's
+/// `lv2_descriptor` hands its list of these to `SynthPluginDescriptor.descriptor`.
 public struct SynthPluginDefinition: Sendable {
     public let uri: String
     public let defaultVoice: String
@@ -17,34 +18,41 @@ public struct SynthPluginDefinition: Sendable {
 }
 
 public enum SynthPluginDescriptor {
-    // One definition per loaded library: the C callbacks below cannot capture context.
-    nonisolated(unsafe) private static var definition: SynthPluginDefinition?
-    nonisolated(unsafe) private static var descriptor: UnsafeMutablePointer<LV2_Descriptor>?
+    /// The library's plugins, their descriptors made once, in the library's order. The C
+    /// callbacks below cannot capture context: `instantiate` finds its definition by the
+    /// descriptor the host passes it.
+    nonisolated(unsafe) private static var plugins: [(descriptor: UnsafeMutablePointer<LV2_Descriptor>, definition: SynthPluginDefinition)] = []
+    private static let lock = Mutex(())
 
-    /// The LV2 descriptor at `index` (0 is the only one).
-    public static func descriptor(index: UInt32, definition: SynthPluginDefinition) -> UnsafePointer<LV2_Descriptor>? {
-        guard index == 0 else { return nil }
-        if let descriptor { return UnsafePointer(descriptor) }
-        self.definition = definition
+    /// The LV2 descriptor at `index` among `definitions` (nil past the last).
+    public static func descriptor(index: UInt32, of definitions: [SynthPluginDefinition]) -> UnsafePointer<LV2_Descriptor>? {
+        lock.withLock { _ in
+            if plugins.isEmpty { plugins = definitions.map { (makeDescriptor(uri: $0.uri), $0) } }
+            return Int(index) < plugins.count ? UnsafePointer(plugins[Int(index)].descriptor) : nil
+        }
+    }
+
+    private static func makeDescriptor(uri: String) -> UnsafeMutablePointer<LV2_Descriptor> {
         let d = UnsafeMutablePointer<LV2_Descriptor>.allocate(capacity: 1)
         d.initialize(to: LV2_Descriptor(
-            URI: UnsafePointer(strdup(definition.uri)),
-            instantiate: { _, rate, _, features in SynthPluginDescriptor.instantiate(rate: rate, features: features) },
+            URI: UnsafePointer(strdup(uri)),
+            instantiate: { descriptor, rate, _, features in SynthPluginDescriptor.instantiate(descriptor, rate: rate, features: features) },
             connect_port: { handle, port, data in SynthPluginDescriptor.instance(handle).connect(port, data) },
             activate: nil,
             run: { handle, count in SynthPluginDescriptor.instance(handle).run(count) },
             deactivate: nil,
             cleanup: { handle in if let handle { Unmanaged<SynthInstance>.fromOpaque(handle).release() } },
             extension_data: { uri in SynthPluginDescriptor.extensionData(uri) }))
-        descriptor = d
-        return UnsafePointer(d)
+        return d
     }
 
     @inline(__always) private static func instance(_ handle: LV2_Handle?) -> SynthInstance {
         Unmanaged<SynthInstance>.fromOpaque(handle!).takeUnretainedValue()
     }
 
-    private static func instantiate(rate: Double, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> LV2_Handle? {
+    private static func instantiate(_ descriptor: UnsafePointer<LV2_Descriptor>?, rate: Double,
+                                    features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> LV2_Handle? {
+        let definition = lock.withLock { _ in plugins.first { UnsafePointer($0.descriptor) == descriptor }?.definition }
         guard let definition else { return nil }
         var map: UnsafePointer<LV2_URID_Map>?
         var schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?

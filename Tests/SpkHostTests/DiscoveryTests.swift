@@ -45,10 +45,25 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertTrue(info.stdout.contains("spk espeak-ng"), info.stdout)
         XCTAssertTrue(info.stdout.contains("http://lv2plug.in/ns/ext/worker#interface"), info.stdout)
 
-        let bundle = Fixture.lv2Path + "/spk-espeak-ng.lv2"
-        let ttls = ["manifest.ttl", "spk-espeak-ng.ttl"].map { "\(bundle)/\($0)" }
+        let bundle = Fixture.lv2Path + "/spk.lv2"
+        let ttls = ["manifest.ttl", "spk-espeak-ng.ttl", "spk-flite.ttl", "spk-neural.ttl", "spk-personal.ttl"].map { "\(bundle)/\($0)" }
         let validate = Fixture.run("lv2_validate", ttls)
         XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr)
         XCTAssertTrue((validate.stdout + validate.stderr).contains("Found 0 errors"), validate.stdout + validate.stderr)
+    }
+
+    /// espeak-ng and flite keep process-wide state, and each serves two plugins: every spk synth
+    /// comes from one library, so one copy of each engine and its lock serves the process.
+    func testEverySynthComesFromOneLibrary() {
+        var binaries: Set<String> = []
+        for uri in ["urn:spk:synth:espeak-ng", "urn:spk:synth:flite", "urn:spk:synth:neural", "urn:spk:synth:personal"] {
+            let info = Fixture.run("lv2info", [uri], environment: ["LV2_PATH": Fixture.lv2Path])
+            XCTAssertEqual(info.status, 0, info.stderr)
+            let binary = info.stdout.split(separator: "\n").first { $0.contains("Binary:") }
+            XCTAssertNotNil(binary, "\(uri): \(info.stdout)")
+            binaries.insert(binary.map { String($0.split(separator: " ").last ?? "") } ?? "")
+        }
+        XCTAssertEqual(binaries.count, 1, "\(binaries)")
+        XCTAssertTrue(binaries.first?.hasSuffix("/spk.lv2/spk.so") == true, "\(binaries)")
     }
 }

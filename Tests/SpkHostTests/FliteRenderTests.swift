@@ -2,7 +2,7 @@ import Foundation
 import SpkTestSupport
 import XCTest
 
-/// `spkhost render` end to end with the flite plugin: the real spkhost, lilv, spk-flite.lv2.
+/// `spkhost render` end to end with the flite plugin: the real spkhost, lilv, spk.lv2 (urn:spk:synth:flite).
 final class FliteRenderTests: XCTestCase {
     var dir: URL!
     override func setUp() { dir = Fixture.temporaryDirectory() }

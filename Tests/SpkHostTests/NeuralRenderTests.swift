@@ -3,7 +3,7 @@ import SpkTestSupport
 import XCTest
 
 /// `spkhost render` end to end with the neural plugin and the installed Piper voice: the real
-/// spkhost, lilv, spk-neural.lv2, sherpa-onnx and onnxruntime.
+/// spkhost, lilv, spk.lv2 (urn:spk:synth:neural), sherpa-onnx and onnxruntime.
 final class NeuralRenderTests: XCTestCase {
     var home: String!
     var dir: URL!

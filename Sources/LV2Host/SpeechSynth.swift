@@ -8,6 +8,12 @@ public final class SpeechSynth {
     private let outIndex: UInt32
     private var u: SpkURIDs { plugin.urids.spk }
 
+    /// The block an offline render runs in unless told otherwise. Offline no one waits for a
+    /// block, and the output does not depend on its size (tested from 64 to 4096 frames): 1024
+    /// frames cost the host's own per-block work a quarter of what 256 did, about a tenth of
+    /// espeak-ng's time for a 500-word render at its own rate (BENCHMARKS.md).
+    public static let offlineBlock = 1024
+
     /// An event the plugin reported, at its frame from the start of the render.
     public struct TimedEvent: Sendable, Equatable {
         public var frame: Int64

@@ -157,7 +157,8 @@ struct Bench: ParsableCommand {
 }
 
 /// Offline throughput: the 500-word text rendered through the plugin (as `spkhost render` does,
-/// 256-frame blocks) against the engine's C API in a `spkhost bench-engine` process, alternately.
+/// in blocks of `SpeechSynth.offlineBlock`) against the engine's C API in a `spkhost
+/// bench-engine` process, alternately.
 struct Throughput {
     var plugin: Double, pluginNative: Double, engine: Double, engineRate: Double
     var ratio: Double { engine / plugin }
@@ -171,8 +172,8 @@ struct Throughput {
         let engine = try EngineProcess(voice: voiceID, input: file.path)
         defer { engine.close() }
 
-        let atHostRate = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: 256)
-        let atEngineRate = try SpeechSynth(world: world, uri: uri, sampleRate: engine.sampleRate, block: 256)
+        let atHostRate = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: SpeechSynth.offlineBlock)
+        let atEngineRate = try SpeechSynth(world: world, uri: uri, sampleRate: engine.sampleRate, block: SpeechSynth.offlineBlock)
         func render(_ synth: SpeechSynth, _ text: String) throws -> Double {
             let start = PacedClock.monotonic()
             var sum: Float = 0

@@ -74,7 +74,7 @@ struct Render: ParsableCommand {
     @OptionGroup var request: RequestInput
     @Option(help: "Output file (.wav or .flac).") var output: String
     @Option(help: "Output sample rate in Hz.") var sampleRate: Int = 48000
-    @Option(help: "Frames per block.") var block: Int = 256
+    @Option(help: "Frames per block.") var block: Int = SpeechSynth.offlineBlock
     @Option(help: "Also write the markers as JSON to this file.") var markers: String?
     @OptionGroup var effects: GraphOptions
 

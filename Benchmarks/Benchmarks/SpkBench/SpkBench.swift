@@ -168,8 +168,8 @@ let benchmarks: @Sendable () -> Void = {
             let rawHelper = try EngineHelper(.raw, voice: voice.identifier)
             let adapterHelper = try EngineHelper(.adapter, voice: voice.identifier)
             box.value = Setup(raw: rawHelper, adapter: adapterHelper,
-                              at48: try SpeechSynth(world: world, uri: voice.plugin, sampleRate: 48000, block: 256),
-                              native: try SpeechSynth(world: world, uri: voice.plugin, sampleRate: adapterHelper.sampleRate, block: 256),
+                              at48: try SpeechSynth(world: world, uri: voice.plugin, sampleRate: 48000, block: SpeechSynth.offlineBlock),
+                              native: try SpeechSynth(world: world, uri: voice.plugin, sampleRate: adapterHelper.sampleRate, block: SpeechSynth.offlineBlock),
                               file: try BenchFiles.write(BenchmarkTexts.fiveHundredWords, name: "500-words"))
         } teardown: {
             if let file = box.value?.file { unlink(file) }

@@ -169,8 +169,16 @@ struct Throughput {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spk-bench-\(getpid()).txt")
         try BenchmarkTexts.fiveHundredWords.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let engine = try EngineProcess(voice: voiceID, input: file.path)
-        defer { engine.close() }
+        // `spkhost bench-engine`: the engine's C API in a process of its own, a render per `go`.
+        let engine = try BenchChild(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                    arguments: ["bench-engine", "--voice", voiceID, "--input", file.path], name: "the engine process")
+        func engineRender() throws -> Double {
+            let answer = try engine.ask("go")
+            guard let seconds = answer.first.flatMap({ Double($0) }) else {
+                throw HostError("the engine process failed (\(answer.joined(separator: " ")))")
+            }
+            return seconds
+        }
 
         let atHostRate = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: SpeechSynth.offlineBlock)
         let atEngineRate = try SpeechSynth(world: world, uri: uri, sampleRate: engine.sampleRate, block: SpeechSynth.offlineBlock)
@@ -184,63 +192,14 @@ struct Throughput {
         // Warm up each side once (voices loaded, caches filled).
         _ = try render(atHostRate, BenchmarkTexts.firstAudio[1].text)
         _ = try render(atEngineRate, BenchmarkTexts.firstAudio[1].text)
-        _ = try engine.render()
+        _ = try engineRender()
         var plugin: [Double] = [], native: [Double] = [], direct: [Double] = []
         for _ in 0..<renders {
             plugin.append(try render(atHostRate, BenchmarkTexts.fiveHundredWords))
-            direct.append(try engine.render())
+            direct.append(try engineRender())
             native.append(try render(atEngineRate, BenchmarkTexts.fiveHundredWords))
         }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         return Throughput(plugin: median(plugin), pluginNative: median(native), engine: median(direct), engineRate: engine.sampleRate)
-    }
-}
-
-/// A `spkhost bench-engine` child: one render per line written to it.
-final class EngineProcess {
-    private let process = Process()
-    private let toChild = Pipe(), fromChild = Pipe()
-    private var buffered: [UInt8] = []
-    private(set) var sampleRate: Double = 0
-
-    init(voice: String, input: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bench-engine", "--voice", voice, "--input", input]
-        process.standardInput = toChild
-        process.standardOutput = fromChild
-        try process.run()
-        let ready = try readLine()
-        guard ready.hasPrefix("ready "), let rate = Double(ready.dropFirst(6)) else {
-            throw HostError("the engine process did not start (\(ready.isEmpty ? "no answer" : ready))")
-        }
-        sampleRate = rate
-    }
-
-    /// Renders the input file once; the engine's own time for it.
-    func render() throws -> Double {
-        toChild.fileHandleForWriting.write(Data("go\n".utf8))
-        let answer = try readLine()
-        guard let seconds = answer.split(separator: " ").first.flatMap({ Double($0) }) else {
-            throw HostError("the engine process failed (\(answer.isEmpty ? "no answer" : answer))")
-        }
-        return seconds
-    }
-
-    func close() {
-        try? toChild.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-
-    private func readLine() throws -> String {
-        while true {
-            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffered[..<newline], as: UTF8.self)
-                buffered.removeSubrange(...newline)
-                return line
-            }
-            let data = fromChild.fileHandleForReading.availableData
-            if data.isEmpty { return String(decoding: buffered, as: UTF8.self) }
-            buffered += data
-        }
     }
 }

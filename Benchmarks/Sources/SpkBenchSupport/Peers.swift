@@ -48,10 +48,8 @@ public enum BenchFiles {
 
 /// `spk-engine-bench raw|adapter VOICE`: an engine called directly, in a process of its own.
 public final class EngineHelper {
-    private let process = Process()
-    private let toChild = Pipe(), fromChild = Pipe()
-    private var buffered: [UInt8] = []
-    public private(set) var sampleRate: Double = 0
+    private let child: BenchChild
+    public var sampleRate: Double { child.sampleRate }
 
     public enum Mode: String { case raw, adapter }
 
@@ -60,45 +58,18 @@ public final class EngineHelper {
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             throw HostError("\(helper) is not built: build the Benchmarks package first (swift build -c release)")
         }
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = [mode.rawValue, voice]
-        process.standardInput = toChild
-        process.standardOutput = fromChild
-        try process.run()
-        let ready = readLine()
-        guard ready.hasPrefix("ready "), let rate = Double(ready.dropFirst(6)) else {
-            throw HostError("spk-engine-bench \(mode.rawValue) \(voice) did not start")
-        }
-        sampleRate = rate
-    }
-
-    deinit {
-        try? toChild.fileHandleForWriting.close()
-        process.waitUntilExit()
+        child = try BenchChild(executable: URL(fileURLWithPath: helper), arguments: [mode.rawValue, voice],
+                               name: "spk-engine-bench \(mode.rawValue) \(voice)")
     }
 
     /// Sends one command (`render FILE`, `first FILE`, `renderer FILE RATE`); the helper's own
     /// time for it in seconds, and the samples it made.
     public func run(_ command: String) throws -> (seconds: Double, samples: Int) {
-        toChild.fileHandleForWriting.write(Data((command + "\n").utf8))
-        let answer = readLine().split(separator: " ")
+        let answer = try child.ask(command)
         guard answer.count == 2, let seconds = Double(answer[0]), let samples = Int(answer[1]) else {
             throw HostError("spk-engine-bench failed on '\(command)'")
         }
         return (seconds, samples)
-    }
-
-    private func readLine() -> String {
-        while true {
-            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffered[..<newline], as: UTF8.self)
-                buffered.removeSubrange(...newline)
-                return line
-            }
-            let data = fromChild.fileHandleForReading.availableData
-            if data.isEmpty { return String(decoding: buffered, as: UTF8.self) }
-            buffered += data
-        }
     }
 }
 

@@ -10,15 +10,7 @@ final class ErrorTests: XCTestCase {
     func assertFails(_ arguments: [String], mentioning expected: [String], file: StaticString = #filePath, line: UInt = #line) {
         let output = dir.appendingPathComponent("out.wav").path
         let result = Fixture.spkhost(["render"] + arguments + ["--output", output])
-        XCTAssertNotEqual(result.status, 0, "should fail", file: file, line: line)
-        let lines = result.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, "one error line, got: \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(lines.first?.hasPrefix("error: ") ?? false, result.stderr, file: file, line: line)
-        for text in expected {
-            XCTAssertTrue(result.stderr.contains(text), "'\(text)' missing from: \(result.stderr)", file: file, line: line)
-        }
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        XCTAssertEqual(left, [], "nothing may be left behind", file: file, line: line)
+        assertFailsCleanly(result, mentioning: expected, leaving: dir, file: file, line: line)
     }
 
     func testMalformedSSMLNamesLineAndColumn() {

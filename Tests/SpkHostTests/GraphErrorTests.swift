@@ -23,15 +23,7 @@ final class GraphErrorTests: XCTestCase {
         let output = outputDir.appendingPathComponent("out.wav").path
         let markers = outputDir.appendingPathComponent("out.json").path
         let result = GraphSupport.spkhost(["render", "--text", "Hello there."] + arguments + ["--output", output, "--markers", markers])
-        XCTAssertNotEqual(result.status, 0, "should fail", file: file, line: line)
-        let lines = result.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, "one error line, got: \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(lines.first?.hasPrefix("error: ") ?? false, result.stderr, file: file, line: line)
-        for text in expected {
-            XCTAssertTrue(result.stderr.contains(text), "'\(text)' missing from: \(result.stderr)", file: file, line: line)
-        }
-        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: outputDir.path)) ?? [], [],
-                       "nothing may be left behind", file: file, line: line)
+        assertFailsCleanly(result, mentioning: expected, leaving: outputDir, file: file, line: line)
     }
 
     func testACycleIsSpelledOut() throws {

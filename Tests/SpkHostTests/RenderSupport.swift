@@ -40,3 +40,18 @@ func assertAppleExample(render: ([String]) throws -> (Signal, [MarkerEntry]),
     XCTAssertGreaterThan(ratio, 0.4, "rate 200% should halve the length, ratio \(ratio)", file: file, line: line)
     XCTAssertLessThan(ratio, 0.65, "rate 200% should halve the length, ratio \(ratio)", file: file, line: line)
 }
+
+/// A failed spkhost run as a user must see it: a non-zero exit, one `error: ` line that names
+/// each of `expected`, and nothing left behind in `directory`.
+func assertFailsCleanly(_ result: Fixture.Result, mentioning expected: [String], leaving directory: URL,
+                        file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertNotEqual(result.status, 0, "should fail", file: file, line: line)
+    let lines = result.stderr.split(separator: "\n")
+    XCTAssertEqual(lines.count, 1, "one error line, got: \(result.stderr)", file: file, line: line)
+    XCTAssertTrue(lines.first?.hasPrefix("error: ") ?? false, result.stderr, file: file, line: line)
+    for text in expected {
+        XCTAssertTrue(result.stderr.contains(text), "'\(text)' missing from: \(result.stderr)", file: file, line: line)
+    }
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    XCTAssertEqual(left, [], "nothing may be left behind", file: file, line: line)
+}

@@ -40,16 +40,7 @@ final class DiscoveryTests: XCTestCase {
     }
 
     func testLv2InfoDescribesAndLv2ValidateAcceptsTheBundle() {
-        let info = Fixture.run("lv2info", ["urn:spk:synth:espeak-ng"], environment: ["LV2_PATH": Fixture.lv2Path])
-        XCTAssertEqual(info.status, 0, info.stderr)
-        XCTAssertTrue(info.stdout.contains("spk espeak-ng"), info.stdout)
-        XCTAssertTrue(info.stdout.contains("http://lv2plug.in/ns/ext/worker#interface"), info.stdout)
-
-        let bundle = Fixture.lv2Path + "/spk.lv2"
-        let ttls = ["manifest.ttl", "spk-espeak-ng.ttl", "spk-flite.ttl", "spk-neural.ttl", "spk-personal.ttl"].map { "\(bundle)/\($0)" }
-        let validate = Fixture.run("lv2_validate", ttls)
-        XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr)
-        XCTAssertTrue((validate.stdout + validate.stderr).contains("Found 0 errors"), validate.stdout + validate.stderr)
+        assertDescribedAndValid("urn:spk:synth:espeak-ng", named: "spk espeak-ng")
     }
 
     /// espeak-ng and flite keep process-wide state, and each serves two plugins: every spk synth

@@ -81,3 +81,20 @@ enum Fixture {
         run(spkhost, arguments, stdin: stdin, environment: ["LV2_PATH": lv2Path, "XDG_DATA_HOME": dataHome])
     }
 }
+
+/// lv2info describes the synth `uri` (its name and the worker interface), and lv2_validate
+/// accepts the bundle that holds it: every .ttl in spk.lv2, since its manifest declares every
+/// spk synth and each needs its own description.
+func assertDescribedAndValid(_ uri: String, named name: String, file: StaticString = #filePath, line: UInt = #line) {
+    let info = Fixture.run("lv2info", [uri], environment: ["LV2_PATH": Fixture.lv2Path])
+    XCTAssertEqual(info.status, 0, info.stderr, file: file, line: line)
+    XCTAssertTrue(info.stdout.contains(name), info.stdout, file: file, line: line)
+    XCTAssertTrue(info.stdout.contains("http://lv2plug.in/ns/ext/worker#interface"), info.stdout, file: file, line: line)
+
+    let bundle = Fixture.lv2Path + "/spk.lv2"
+    let ttls = ((try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []).filter { $0.hasSuffix(".ttl") }.sorted()
+    XCTAssertTrue(ttls.contains("manifest.ttl") && ttls.count > 1, "\(ttls)", file: file, line: line)
+    let validate = Fixture.run("lv2_validate", ttls.map { "\(bundle)/\($0)" })
+    XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr, file: file, line: line)
+    XCTAssertTrue((validate.stdout + validate.stderr).contains("Found 0 errors"), validate.stdout + validate.stderr, file: file, line: line)
+}

@@ -23,15 +23,7 @@ final class NeuralPluginTests: XCTestCase {
     }
 
     func testLv2InfoDescribesAndLv2ValidateAcceptsTheBundle() {
-        let info = Fixture.run("lv2info", ["urn:spk:synth:neural"], environment: ["LV2_PATH": Fixture.lv2Path])
-        XCTAssertEqual(info.status, 0, info.stderr)
-        XCTAssertTrue(info.stdout.contains("spk neural"), info.stdout)
-        XCTAssertTrue(info.stdout.contains("http://lv2plug.in/ns/ext/worker#interface"), info.stdout)
-        let bundle = Fixture.lv2Path + "/spk.lv2"
-        // The manifest declares every spk synth: lv2_validate needs each one's description.
-        let ttls = ["manifest.ttl", "spk-espeak-ng.ttl", "spk-flite.ttl", "spk-neural.ttl", "spk-personal.ttl"]
-        let validate = Fixture.run("lv2_validate", ttls.map { "\(bundle)/\($0)" })
-        XCTAssertTrue((validate.stdout + validate.stderr).contains("Found 0 errors"), validate.stdout + validate.stderr)
+        assertDescribedAndValid("urn:spk:synth:neural", named: "spk neural")
     }
 
     func testRunAllocatesNothing() {

@@ -63,7 +63,7 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
 
     /// One sentence as one utterance: its audio, a sentence boundary and a boundary per word,
     /// streamed as flite makes it unless libsonic must shift the whole utterance's pitch.
-    /// False when the receiver stopped it.
+    /// `emit` is `synthesize`'s `send`, which passes nothing empty on. False when it said stop.
     private func speakSentence(_ sentence: Range<Int>, of text: FliteText, voice: FliteVoice, controls: FliteProsody,
                                into run: inout FliteRunAudio, emit: @escaping (SynthesisOutput) throws -> Bool) throws -> Bool {
         let input = String(decoding: text.bytes[sentence], as: UTF8.self)
@@ -95,8 +95,7 @@ public final class FliteEngine: SpeechEngine, @unchecked Sendable {
             let utterance = try FliteUtterance(.text(input), voice: voice.handle, features: controls.features)
             return (utterance.sampleRate, utterance.samples(), timing(utterance.relations))
         }
-        let out = run.add(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech)
-        return out.samples.isEmpty && out.boundaries.isEmpty ? true : try emit(out)
+        return try emit(run.add(try finish(samples, rate: rate, controls: controls), boundaries: boundaries, speech: speech))
     }
 
     /// Phonemes as one utterance, marked as one word spanning the run's text.

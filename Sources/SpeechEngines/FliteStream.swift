@@ -15,6 +15,7 @@ final class FliteStream {
     private(set) var run: FliteRunAudio
     private let engineRate: Double
     private let timing: Timing
+    /// FliteEngine's `send`, which passes nothing empty on.
     private let emit: (SynthesisOutput) throws -> Bool
     /// Voice rate to engine rate (kal speaks at 8 kHz), made at the first audio.
     private var resampler: Resampler?
@@ -57,8 +58,7 @@ final class FliteStream {
                 try resampler.process(samples, final: last, into: &raised)
                 samples = raised
             }
-            let out = run.receive(samples[...])
-            if !out.samples.isEmpty || !out.boundaries.isEmpty, try !emit(out) {
+            if try !emit(run.receive(samples[...])) {
                 stopped = true
                 return false
             }

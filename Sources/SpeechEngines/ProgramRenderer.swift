@@ -114,17 +114,17 @@ public final class ProgramRenderer {
             waitingMarkers.append((Int((Double(engineSamples + sample) * ratio).rounded()), marker))
         }
         engineSamples += pcm.count
-        guard pcm.count > Self.slice else { return try feedSlice(pcm, final: final, emit: emit) }
+        guard pcm.count > Self.slice else { return try feedSlice(pcm[...], final: final, emit: emit) }
         var offset = 0
         while offset < pcm.count {
             if offset > 0 && isCancelled() { return }
             let end = min(offset + Self.slice, pcm.count)
-            try feedSlice(Array(pcm[offset..<end]), final: final && end == pcm.count, emit: emit)
+            try feedSlice(pcm[offset..<end], final: final && end == pcm.count, emit: emit)
             offset = end
         }
     }
 
-    private func feedSlice(_ pcm: [Float], final: Bool, emit: (RenderedChunk) throws -> Void) throws {
+    private func feedSlice(_ pcm: ArraySlice<Float>, final: Bool, emit: (RenderedChunk) throws -> Void) throws {
         var chunk = RenderedChunk()
         try resampler.process(pcm, final: final, into: &chunk.samples)
         let start = outputFrames

@@ -35,6 +35,11 @@ public final class Resampler {
 
     /// Converts `input` and appends what comes out to `output`. `final` flushes the filter's tail.
     public func process(_ input: [Float], final: Bool, into output: inout [Float]) throws {
+        try process(input[...], final: final, into: &output)
+    }
+
+    /// The same for part of an array, without copying it out first.
+    public func process(_ input: ArraySlice<Float>, final: Bool, into output: inout [Float]) throws {
         guard let state else {
             output.append(contentsOf: input)
             return
@@ -88,7 +93,6 @@ public final class Resampler {
     public static func convert(_ input: [Float], from inputRate: Double, to outputRate: Double) throws -> [Float] {
         let resampler = try Resampler(from: inputRate, to: outputRate)
         var output: [Float] = []
-        output.reserveCapacity(Int(Double(input.count) * resampler.ratio) + 64)
         try resampler.process(input, final: true, into: &output)
         return output
     }

@@ -104,9 +104,18 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
                            emit: (SynthesisOutput) throws -> Bool) throws {
         guard let file = files[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
-        let (input, flags) = Self.espeakInput(for: text)
+        var (input, flags) = Self.espeakInput(for: text)
+        // Within a run, espeak-ng reads the piece with the word that follows it, so that the
+        // piece ends with the pause espeak-ng makes before that word (at the end of its input it
+        // makes another), and stops where that word starts.
+        var lookahead: Int?
+        if !text.endsRun, !text.following.isEmpty, flags & espeakSSML == 0, flags & espeakPHONEMES == 0 {
+            lookahead = input.utf8.count + 1
+            input += " " + text.following
+        }
         try withoutActuallyEscaping(emit) { emit in
-            let context = CallbackContext(text: text.text, emit: emit, wholeRun: text.spellOut || text.phonemes != nil)
+            let context = CallbackContext(text: input, emit: emit, wholeRun: text.spellOut || text.phonemes != nil,
+                                          start: text.start, stopAt: lookahead)
             try Self.lock.withLock { _ in
                 if Self.currentVoiceFile() != file {
                     guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
@@ -168,10 +177,20 @@ private final class CallbackContext {
     let text: [UInt8]
     let wholeRun: Bool
     var error: Error?
-    /// Samples handed on so far.
+    /// Samples espeak-ng has made so far, and those handed on (less the silence dropped).
     private var emitted = 0
+    private var delivered = 0
+    /// espeak-ng opens every call with about 10 ms of digital silence. Within a run, after the
+    /// first piece, it would lengthen the pause between sentences: dropped until the first sound.
+    private var dropLeadingSilence: Bool
 
-    init(text: String, emit: @escaping (SynthesisOutput) throws -> Bool, wholeRun: Bool) {
+    /// Where the following word starts in the text espeak-ng reads: nothing from there on is
+    /// handed on, and synthesis stops at its first event.
+    let stopAt: Int?
+
+    init(text: String, emit: @escaping (SynthesisOutput) throws -> Bool, wholeRun: Bool, start: PieceStart, stopAt: Int?) {
+        self.stopAt = stopAt
+        dropLeadingSilence = start != .run
         var offsets: [Int] = []
         offsets.reserveCapacity(text.unicodeScalars.count + 1)
         var byte = 0
@@ -205,10 +224,38 @@ private final class CallbackContext {
         return start..<end
     }
 
+    /// Where the following word's sound starts, in the call's samples, once its event came.
+    private var stopSample: Int?
+
+    /// Rebases the chunk, and ends the piece where the following word (`stopAt`) starts: its
+    /// event comes before its sound (espeak-ng reports a clause's events as it starts the
+    /// clause), so the audio goes on until it reaches that point. True when it has.
+    func stopAtFollowingWord(_ chunk: inout SynthesisOutput) -> Bool {
+        rebase(&chunk)
+        let start = delivered
+        defer { delivered += chunk.samples.count }
+        guard let stop = stopAt else { return false }
+        // The word's own event: espeak-ng reports a sentence's position where its last clause
+        // starts, so a sentence event cannot tell which sentence it opens.
+        if stopSample == nil, let first = chunk.boundaries.first(where: { $0.kind == .word && $0.textRange.lowerBound >= stop }) {
+            stopSample = start + first.sample
+        }
+        guard let end = stopSample else { return false }
+        chunk.boundaries.removeAll { start + $0.sample >= end }
+        guard start + chunk.samples.count >= end else { return false }
+        chunk.samples.removeSubrange(max(end - start, 0)...)
+        return true
+    }
+
     /// Makes a chunk's boundaries index its own samples (espeak counts from the call's start).
     func rebase(_ chunk: inout SynthesisOutput) {
         for i in chunk.boundaries.indices { chunk.boundaries[i].sample = max(0, chunk.boundaries[i].sample - emitted) }
         emitted += chunk.samples.count
+        guard dropLeadingSilence else { return }
+        let sound = chunk.samples.firstIndex { $0 != 0 } ?? chunk.samples.count
+        chunk.samples.removeFirst(sound)
+        for i in chunk.boundaries.indices { chunk.boundaries[i].sample = max(0, chunk.boundaries[i].sample - sound) }
+        dropLeadingSilence = chunk.samples.isEmpty  // all silence so far: go on dropping
     }
 
     /// A sentence espeak starts at `position` runs through its closing punctuation (or to the
@@ -254,9 +301,9 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
         chunk.samples = floatSamples(wav, count: Int(count))
     }
     guard !chunk.samples.isEmpty || !chunk.boundaries.isEmpty else { return 0 }
-    context.rebase(&chunk)
+    let reachedEnd = context.stopAtFollowingWord(&chunk)
     do {
-        return try context.emit(chunk) ? 0 : 1
+        return try context.emit(chunk) && !reachedEnd ? 0 : 1
     } catch {
         context.error = error
         return 1

@@ -59,7 +59,14 @@ extension SynthInstance {
             }
             let voice = object[urids.voice].flatMap { $0.type == urids.atomString ? $0.stringBytes : nil }
             speak(text: ssml.stringBytes, voice: voice, request: object[urids.request]?.integer(urids),
-                  rate: rate, pitch: pitch, at: frame, &w)
+                  rate: rate, pitch: pitch, more: object[urids.more]?.integer(urids) ?? 0 != 0, at: frame, &w)
+        case urids.append:
+            // The next bytes of a request too large for one message; dropped if it was cancelled.
+            guard let request = object[urids.request]?.integer(urids), active.contains(request),
+                  let ssml = object[urids.ssml], ssml.type == urids.atomString else { return }
+            var header = CommandHeader(kind: CommandHeader.Kind.append.rawValue, request: request)
+            if object[urids.more]?.integer(urids) ?? 0 != 0 { header.flags = CommandHeader.more }
+            if !sendCommand(header, voice: nil, text: ssml.stringBytes) { emitError(request: request, StaticMessage.requestTooLarge, at: frame, &w) }
         case urids.cancel:
             if let request = object[urids.request]?.integer(urids) {
                 cancel(request, at: frame, &w)
@@ -136,14 +143,16 @@ extension SynthInstance {
     }
 
     private func speak(text: UnsafeBufferPointer<UInt8>, voice: UnsafeBufferPointer<UInt8>?, request: Int64?,
-                       rate: Float, pitch: Float, at frame: Int, _ w: inout AtomWriter) {
+                       rate: Float, pitch: Float, more: Bool = false, at frame: Int, _ w: inout AtomWriter) {
         let id = request ?? nextRequestID
         if request == nil { nextRequestID += 1 }
         guard !active.isFull else {
             emitError(request: id, StaticMessage.queueFull, at: frame, &w)
             return
         }
-        let header = CommandHeader(kind: CommandHeader.Kind.speak.rawValue, request: id, rate: rate, pitch: pitch)
+        var header = CommandHeader(kind: CommandHeader.Kind.speak.rawValue, request: id, rate: rate, pitch: pitch)
+        if (trimPort?.pointee ?? 1) >= 0.5 { header.flags |= CommandHeader.trimLeadingSilence }
+        if more { header.flags |= CommandHeader.more }
         guard sendCommand(header, voice: voice, text: text) else {
             emitError(request: id, StaticMessage.requestTooLarge, at: frame, &w)
             return
@@ -322,7 +331,7 @@ enum StaticMessage {
     }
 
     private static let queueFullText = staticBytes("too many requests queued; cancel some or wait")
-    private static let requestTooLargeText = staticBytes("request too large for the plugin's queue")
+    private static let requestTooLargeText = staticBytes("request too large for the plugin's queue: send it in spk:Append chunks of at most 32 KiB")
     private static let speakWithoutSSMLText = staticBytes("spk:Speak needs an spk:ssml string")
     private static let textTooLongText = staticBytes("spk:text is longer than the plugin keeps (16 KiB)")
 

@@ -30,6 +30,8 @@ final class SynthInstance {
     var ratePort: UnsafePointer<Float>?
     var pitchPort: UnsafePointer<Float>?
     var volumePort: UnsafePointer<Float>?
+    /// On (the default, and when the host leaves it unconnected): requests start at their first sound.
+    var trimPort: UnsafePointer<Float>?
 
     // Audio-thread state.
     /// Frames played (or skipped) from the frame ring: the timeline position of playback.
@@ -82,6 +84,7 @@ final class SynthInstance {
         case .rate?: ratePort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         case .pitch?: pitchPort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         case .volume?: volumePort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+        case .trim?: trimPort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         case nil: break
         }
     }

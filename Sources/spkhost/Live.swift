@@ -63,10 +63,10 @@ struct Live: ParsableCommand {
                         next += 1
                         printer.requested(id, text: line)
                         pending.insert(id)
-                        try output.speech.send { $0.speak(ssml: line, voice: voice, request: id, u) }
+                        try output.speech.speak(line, voice: voice, request: id)
                     }
                 }
-                for event in output.speech.receive() {
+                for event in try output.speech.receive() {
                     printer.print(event)
                     switch event.event {
                     case .finished(let r), .cancelled(let r), .error(let r, _): pending.remove(r)

@@ -126,7 +126,7 @@ struct EventPrinter {
             } else if words && m.type == .word, let text = texts[m.request], m.textOffset + m.textLength <= text.count {
                 line(m.request, "word", String(decoding: text[m.textOffset..<m.textOffset + m.textLength], as: UTF8.self))
             }
-        case .voices, .catalog: break
+        case .voices, .catalog, .ready: break
         }
     }
 }

@@ -76,6 +76,7 @@ struct Render: ParsableCommand {
     @Option(help: "Output sample rate in Hz.") var sampleRate: Int = 48000
     @Option(help: "Frames per block.") var block: Int = SpeechSynth.offlineBlock
     @Option(help: "Also write the markers as JSON to this file.") var markers: String?
+    @Flag(help: "No progress line on a terminal.") var quiet = false
     @OptionGroup var effects: GraphOptions
 
     func run() throws {
@@ -83,27 +84,42 @@ struct Render: ParsableCommand {
             guard (8000...384_000).contains(sampleRate) else { throw HostError("sample rate \(sampleRate) is outside 8000...384000") }
             let text = try request.request()
             let world = LV2World()
-            let events: [SpeechSynth.TimedEvent]
-            let writer: AudioFileWriter
+            // Audio, markers and progress go out as they come: nothing grows with the text.
+            var progress = RenderProgress(textBytes: text.utf8.count, sampleRate: sampleRate, quiet: quiet)
+            defer { progress.finish() }
+            var writer: AudioFileWriter?
+            var markerFile: MarkerFileWriter?
+            func open() throws -> AudioFileWriter {
+                let audio = try AudioFileWriter(path: output, sampleRate: sampleRate)
+                writer = audio
+                markerFile = try markers.map { try MarkerFileWriter(path: $0, sampleRate: Double(sampleRate)) }
+                return audio
+            }
+            func event(_ timed: SpeechSynth.TimedEvent) throws {
+                try markerFile?.add(timed)
+                progress.reached(timed)
+            }
             switch try SpeechRoute(request: request, text: text, options: effects) {
             case .synth:
                 let synth = try SpeechSynth(world: world, uri: request.pluginURI, sampleRate: Double(sampleRate), block: block)
                 try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
-                writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
-                events = try synth.render(ssml: text, voice: request.voice) { try writer.write($0) }
+                let audio = try open()
+                try synth.render(ssml: text, voice: request.voice, sink: { frames in
+                    try audio.write(frames)
+                    progress.update(frames: audio.framesWritten)
+                }, events: event)
             case .graph(let spec, let parts):
                 // Every graph problem is found here, before a file is made or a frame rendered.
                 let graph = try RenderGraph(spec: spec, world: world, sampleRate: Double(sampleRate), maxBlock: block,
                                             engines: parts.synths, synthControls: request.synthControls)
-                writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
-                events = try GraphRenderer(graph: graph).render(parts) { channels in
-                    if channels.count == 1 { try writer.write(channels[0]) } else { try writer.write(mono(channels)) }
-                }
+                let audio = try open()
+                try GraphRenderer(graph: graph).render(parts, sink: { channels in
+                    if channels.count == 1 { try audio.write(channels[0]) } else { try audio.write(mono(channels)) }
+                    progress.update(frames: audio.framesWritten)
+                }, events: event)
             }
-            if let markers {
-                try MarkerFile(events: events, sampleRate: Double(sampleRate)).write(to: markers)
-            }
-            try writer.commit()
+            try markerFile?.commit()
+            try writer?.commit()
         }
     }
 
@@ -111,42 +127,5 @@ struct Render: ParsableCommand {
     private func mono(_ channels: [UnsafeBufferPointer<Float>]) -> [Float] {
         let scale = 1 / Float(channels.count)
         return (0..<channels[0].count).map { i in channels.reduce(0) { $0 + $1[i] } * scale }
-    }
-}
-
-/// The markers JSON of shared/DESIGN.md: `[{"type", "frame", "seconds", "textOffset", "textLength", "name"?}]`.
-struct MarkerFile: Encodable {
-    struct Entry: Encodable {
-        var type: String
-        var frame: Int64
-        var seconds: Double
-        var textOffset: Int
-        var textLength: Int
-        var name: String?
-    }
-    var entries: [Entry]
-
-    init(events: [SpeechSynth.TimedEvent], sampleRate: Double) {
-        entries = events.compactMap { timed in
-            guard case .marker(let m) = timed.event else { return nil }
-            return Entry(type: m.type.rawValue, frame: timed.frame, seconds: Double(timed.frame) / sampleRate,
-                         textOffset: m.textOffset, textLength: m.textLength, name: m.name)
-        }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(entries)
-    }
-
-    /// Written beside the target and renamed into place, like the audio.
-    func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw HostError("cannot write markers file '\(path)': \(error.localizedDescription)")
-        }
     }
 }

@@ -144,11 +144,13 @@ public final class PluginInstance {
         slot.pointee = value
     }
 
-    /// Sets the spk synth controls that are given.
-    public func setControls(rate: Float?, pitch: Float?, volume: Float?) throws {
+    /// Sets the spk synth controls that are given (`trim`: 1 drops the silence before a
+    /// request's first sound, the plugin's default; 0 keeps it).
+    public func setControls(rate: Float?, pitch: Float?, volume: Float?, trim: Float? = nil) throws {
         if let rate { try setControl("rate", rate) }
         if let pitch { try setControl("pitch", pitch) }
         if let volume { try setControl("volume", volume) }
+        if let trim { try setControl("trim", trim) }
     }
 
     public func activate() {

@@ -29,8 +29,8 @@ public final class SpeechSynth {
         plugin.activate()
     }
 
-    public func setControls(rate: Float?, pitch: Float?, volume: Float?) throws {
-        try plugin.setControls(rate: rate, pitch: pitch, volume: volume)
+    public func setControls(rate: Float?, pitch: Float?, volume: Float?, trim: Float? = nil) throws {
+        try plugin.setControls(rate: rate, pitch: pitch, volume: volume, trim: trim)
     }
 
     /// The plugin's installed voices (patch:Get of spk:voices).

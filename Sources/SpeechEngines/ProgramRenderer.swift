@@ -51,7 +51,7 @@ public final class ProgramRenderer {
     public let catalog: VoiceCatalog
     public let outputRate: Double
     private let program: SpeechProgram
-    private let requestVoice: VoiceCatalog.Resolved
+    private var requestVoice: VoiceCatalog.Resolved
     private var steps: [SpeechItem]
     private var nextStep = 0
     /// The item being rendered piece by piece.
@@ -94,6 +94,17 @@ public final class ProgramRenderer {
         steps = program.items
         resampler = try Resampler(from: engine.sampleRate, to: outputRate)
         trimming = request.trimLeadingSilence
+    }
+
+    /// The plugin's default voice changed while this request plays: a request that names no
+    /// voice takes it from its next piece on (the next sentence not yet rendered).
+    public func defaultVoiceChanged(to name: String) {
+        guard request.voice == nil, let voice = try? catalog.resolve(name) else { return }
+        requestVoice = voice
+        if case .text(var text) = current, let resolved = try? self.voice(for: text.run.style) {
+            text.change(voice: resolved, request: request)
+            current = .text(text)
+        }
     }
 
     /// With the engine's own voices only.
@@ -307,9 +318,9 @@ public final class ProgramRenderer {
 private struct TextCursor {
     let run: TextRun
     let bytes: [UInt8]
-    let voice: VoiceCatalog.Resolved
-    let prosody: EngineProsody
-    let gain: Float
+    private(set) var voice: VoiceCatalog.Resolved
+    private(set) var prosody = EngineProsody()
+    private(set) var gain: Float = 1
     /// Where the next piece starts in the run's text, and what precedes it.
     private(set) var position = 0
     private(set) var start = PieceStart.run
@@ -317,6 +328,12 @@ private struct TextCursor {
     init(run: TextRun, voice: VoiceCatalog.Resolved, request: SpeechRequest) throws {
         self.run = run
         bytes = Array(run.text.utf8)
+        self.voice = voice
+        change(voice: voice, request: request)
+    }
+
+    /// Speaks the rest of the run with `voice`, its prosody and loudness worked out again.
+    mutating func change(voice: VoiceCatalog.Resolved, request: SpeechRequest) {
         self.voice = voice
         let style = run.style
         let emphasis = EmphasisProsody(style.emphasis)

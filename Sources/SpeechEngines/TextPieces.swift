@@ -10,6 +10,9 @@ public enum TextPieces {
     /// About 40 seconds of speech at the default rate; the renderer cuts a piece's audio at a
     /// word once it is longer than it holds (`ProgramRenderer.pieceSeconds`).
     public static let maximumBytes = 600
+    /// No word is longer: a longer run of letters (a hash, a line of dashes, a "word" of 5,000
+    /// letters) is cut between characters, since without a space there is no word to cut at.
+    public static let maximumWordBytes = 100
 
     /// The end (exclusive) of the piece of `bytes` that starts at `start`, and whether it ends a
     /// sentence there. `start` must be below `bytes.count`.
@@ -19,10 +22,13 @@ public enum TextPieces {
         var lastClause: Int?
         var lastSpace: Int?
         var sawWord = false
+        var wordStart = start
         var i = start
         while i < limit {
             let byte = bytes[i]
+            if !isSpace(byte) && i - wordStart >= maximumWordBytes { return (characterBoundary(bytes, at: i, after: start), false) }
             if isSpace(byte) {
+                wordStart = i + 1
                 if sawWord { lastSpace = i }
                 // A blank line ends a paragraph, and so a sentence, whatever precedes it.
                 if byte == newline, sawWord, let next = nextNonSpace(bytes, after: i), hasBlankLine(bytes, from: i, to: next) {
@@ -42,10 +48,14 @@ public enum TextPieces {
         guard limit < bytes.count else { return (bytes.count, true) }
         if let clause = lastClause, clause - start >= maximumBytes / 3 { return (clause, false) }
         if let space = lastSpace, space > start { return (space, false) }
-        // One "word" longer than a piece: cut between UTF-8 characters.
-        var cut = limit
-        while cut > start + 1 && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-        return (cut, false)
+        return (characterBoundary(bytes, at: limit, after: start), false)
+    }
+
+    /// `index`, or the start of the UTF-8 character it falls in (but past `start`).
+    private static func characterBoundary(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, after start: Int) -> Int {
+        var cut = index
+        while cut > start + 1 && cut < bytes.count && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        return cut
     }
 
     /// If a sentence ends at `i` (`.`, `!` or `?`, with any closing quotes or brackets, before

@@ -118,6 +118,7 @@ final class SynthWorker {
             case .setVoice?:
                 if catalog.contains(voice) {
                     defaultVoice = voice
+                    renderer?.defaultVoiceChanged(to: voice)
                 } else {
                     reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }
                 }

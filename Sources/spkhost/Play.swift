@@ -17,7 +17,8 @@ struct Play: ParsableCommand {
             switch try SpeechRoute(request: request, text: text, options: effects) {
             case .synth:
                 let output = try LiveOutput(pluginURI: request.pluginURI, jack: jack)
-                try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
+                try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume,
+                                                          trim: request.trim)
                 let u = output.speech.plugin.urids.spk
                 try output.speech.speak(text, voice: request.voice, request: 1)
                 try follow(text, sampleRate: output.sampleRate, receive: output.speech.receive, check: output.check)

@@ -14,6 +14,7 @@ struct RequestInput: ParsableArguments {
     @Option(help: "Speaking rate multiplier, 0.25 to 4.") var rate: Float?
     @Option(help: "Pitch multiplier, 0.5 to 2.") var pitch: Float?
     @Option(help: "Volume, 0 to 1.") var volume: Float?
+    @Flag(help: "Keep the engine's silence before the first sound (dropped by default).") var keepLeadingSilence = false
 
     func validate() throws {
         let given = [ssml != nil, text != nil, input != nil, stdin != nil].filter { $0 }.count
@@ -21,8 +22,14 @@ struct RequestInput: ParsableArguments {
         if let stdin, stdin != "-" { throw ValidationError("unexpected argument '\(stdin)' (use - for standard input)") }
     }
 
-    /// The request as the plugin receives it.
+    /// The request as the plugin receives it, at most `RequestChunks.maximumBytes` long.
     func request() throws -> String {
+        let text = try unchecked()
+        guard text.utf8.count <= RequestChunks.maximumBytes else { throw HostError(RequestTooLarge(bytes: text.utf8.count).description) }
+        return text
+    }
+
+    private func unchecked() throws -> String {
         if let ssml { return ssml }
         if let text {
             // Text that looks like markup is escaped into a document, so it is read, not parsed.
@@ -30,18 +37,26 @@ struct RequestInput: ParsableArguments {
             return "<speak>" + text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") + "</speak>"
         }
         if let input {
+            // A file over the limit is refused before it is read.
+            if let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int, size > RequestChunks.maximumBytes {
+                throw HostError("'\(input)': \(RequestTooLarge(bytes: size))")
+            }
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw HostError("cannot read input file '\(input)': \(FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file")")
             }
             return String(decoding: data, as: UTF8.self)
         }
-        return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        // One byte past the limit is enough to know it is too large.
+        return String(decoding: FileHandle.standardInput.readData(ofLength: RequestChunks.maximumBytes + 1), as: UTF8.self)
     }
 
     /// The synth plugin that speaks `voice`: `spk.<engine>.<name>` belongs to `urn:spk:synth:<engine>`.
     var pluginURI: String { RequestParts.synth(forVoice: voice, fallback: SpkURI.espeakPlugin) }
 
-    var synthControls: RenderGraph.SynthControls { RenderGraph.SynthControls(rate: rate, pitch: pitch, volume: volume) }
+    /// The synth's `trim` control: set only to keep the silence, so the plugin's default holds otherwise.
+    var trim: Float? { keepLeadingSilence ? 0 : nil }
+
+    var synthControls: RenderGraph.SynthControls { RenderGraph.SynthControls(rate: rate, pitch: pitch, volume: volume, trim: trim) }
 }
 
 /// How a request is spoken: by its synth alone (the plain path, as always), or through a render
@@ -102,7 +117,7 @@ struct Render: ParsableCommand {
             switch try SpeechRoute(request: request, text: text, options: effects) {
             case .synth:
                 let synth = try SpeechSynth(world: world, uri: request.pluginURI, sampleRate: Double(sampleRate), block: block)
-                try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
+                try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume, trim: request.trim)
                 let audio = try open()
                 try synth.render(ssml: text, voice: request.voice, sink: { frames in
                     try audio.write(frames)

@@ -116,12 +116,19 @@ phase("cancel")
 block { $0.speak(ssml: "After the cancel, spoken in full.", voice: nil, request: 4, u) }
 blocks(until: { finished(4) })
 phase("after cancel")
+// A request in two chunks (spk:Speak with spk:more, then spk:Append), as hosts send those
+// larger than the control port.
+block { $0.speak(ssml: "The first half of a request, ", voice: nil, request: 5, more: true, u) }
+blocks(until: { events.contains(.ready(request: 5)) })
+block { $0.append(request: 5, ssml: "and its second half.", more: false, u) }
+blocks(until: { finished(5) })
+phase("chunks")
 block { $0.patchSet(property: u.text, string: "Spoken by a MIDI key.", u) }
 block { $0.midi(0x90, 60, 100, u) }
-blocks(until: { events.contains { if case .started(let r) = $0 { return r > 4 } else { return false } } })
+blocks(until: { events.contains { if case .started(let r) = $0 { return r > 5 } else { return false } } })
 for _ in 0..<200 { block() }
 block { $0.midi(0x80, 60, 0, u) }
-blocks(until: { events.contains { if case .cancelled(let r) = $0 { return r > 4 } else { return false } } })
+blocks(until: { events.contains { if case .cancelled(let r) = $0 { return r > 5 } else { return false } } })
 phase("MIDI")
 MallocInterposerSwift.unhook()
 MallocInterposerSwift.setAllocationHook(nil)

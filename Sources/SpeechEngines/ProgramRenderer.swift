@@ -67,9 +67,13 @@ public final class ProgramRenderer {
     private var trimming: Bool
     public private(set) var isFinished = false
 
-    /// A piece's audio is cut at the next word once it is this long (at the default rate, most
-    /// sentences are shorter and stay whole): the most one `next()` renders.
+    /// A piece (a sentence) whose audio grows past this is cut where its next clause starts: the
+    /// engines shape intonation clause by clause, so the cut is not heard. At the default rate
+    /// most sentences are shorter and stay whole.
     public static let pieceSeconds = 8.0
+    /// A piece with no clause to cut at is cut at the next word past this: the most audio one
+    /// `next()` renders.
+    public static let longestPieceSeconds = 16.0
     /// Breaks and clips go out this much at a time.
     static let stretchSeconds = 1.0
     /// Below this (about -90 dBFS, a 16-bit sample's last bit) a sample is silence for trimming.
@@ -267,10 +271,11 @@ public final class ProgramRenderer {
         let text = SynthesisText(text: String(decoding: cursor.bytes[piece], as: UTF8.self), spellOut: run.spellOut,
                                  phonemes: run.phonemes, start: cursor.start, endsRun: last,
                                  following: last ? "" : cursor.word(after: end))
-        let cap = Int(Self.pieceSeconds * engine.sampleRate)
+        let cap = Int(Self.pieceSeconds * engine.sampleRate), hardCap = Int(Self.longestPieceSeconds * engine.sampleRate)
         var made = 0
-        // The first word that starts past the cap, once reported: where the piece is cut (at its
-        // sound, which may come later than its boundary), and where the next piece resumes.
+        // The first clause (or, past the hard cap, word) that starts past the cap, once reported:
+        // where the piece is cut (at its sound, which may come later than its boundary), and
+        // where the next piece resumes.
         var cut: (sample: Int, resume: Int)?
         var reachedCut = false
         var lastWord = 0
@@ -285,7 +290,10 @@ public final class ProgramRenderer {
             // Only a word after the last one reported can be a place to resume: text ranges are
             // the engine's word, so the piece then resumes where the audio stops.
             if cut == nil, run.phonemes == nil,
-               let word = boundaries.first(where: { $0.kind == .word && made + $0.sample >= cap && $0.textRange.lowerBound > lastWord }) {
+               let word = boundaries.first(where: { b in
+                   b.kind == .word && b.textRange.lowerBound > lastWord && made + b.sample >= cap
+                       && (made + b.sample >= hardCap || cursor.startsClause(at: piece.lowerBound + b.textRange.lowerBound))
+               }) {
                 cut = (made + word.sample, piece.lowerBound + word.textRange.lowerBound)
             }
             for b in boundaries where b.kind == .word && cut.map({ made + b.sample < $0.sample }) ?? true {
@@ -360,6 +368,16 @@ private struct TextCursor {
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    /// Whether a clause starts at `index`: punctuation that ends one (`,` `;` `:` and the like)
+    /// before it, past white space.
+    func startsClause(at index: Int) -> Bool {
+        var i = index - 1
+        while i >= 0 && Self.isSpace(bytes[i]) { i -= 1 }
+        return i >= 0 && Self.clauseEnds.contains(bytes[i])
+    }
+
+    private static let clauseEnds = Set(",;:.!?)\"".utf8)
 
     /// The first word after `index` (at most 64 bytes of it).
     func word(after index: Int) -> String {

@@ -58,12 +58,12 @@ final class StreamingRendererTests: XCTestCase {
         for voice in ["spk.flite.slt", "spk.flite.kal16"] { try assertPiecesSoundLikeTheWhole(try FliteEngine.shared(), voice: voice) }
     }
 
-    /// Whatever the shape of the text, one call renders at most a piece: 8 s, and the engine's
+    /// Whatever the shape of the text, one call renders at most a piece: 16 s, and the engine's
     /// last chunk or a word's worth past it.
     func assertBounded(_ ssml: String, engine: SpeechEngine, voice: String, calls: Int = 30, _ what: String,
                        file: StaticString = #filePath, line: UInt = #line) throws -> [RenderedMarker] {
         let result = try pieces(ssml, engine: engine, voice: voice, calls: calls)
-        let bound = Int((ProgramRenderer.pieceSeconds + 1.5) * engine.sampleRate)
+        let bound = Int((ProgramRenderer.longestPieceSeconds + 1.5) * engine.sampleRate)
         XCTAssertLessThanOrEqual(result.perCall.max() ?? 0, bound, "\(what): \(result.perCall)", file: file, line: line)
         XCTAssertGreaterThan(result.samples, 0, what, file: file, line: line)
         return result.markers

@@ -69,6 +69,25 @@ final class StreamingTests: XCTestCase {
         XCTAssertEqual(markers.first { $0.type == "bookmark" }?.name, "middle")
     }
 
+    func testPlayAndLiveSpeakARequestLargerThanTheControlPort() throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let padding = String(repeating: "spk ", count: 70_000 / 4)
+        let ssml = "<speak><!-- \(padding) -->Hello wide world.</speak>"
+        let path = dir.appendingPathComponent("big.ssml")
+        try ssml.write(to: path, atomically: true, encoding: .utf8)
+        let environment = ["LV2_PATH": Fixture.lv2Path].merging(jack.environment) { $1 }
+        let play = Fixture.run(Fixture.spkhost, ["play", "--input", path.path], environment: environment)
+        XCTAssertEqual(play.status, 0, play.stderr)
+        let live = Fixture.run(Fixture.spkhost, ["live", "--words"], stdin: ssml + "\n", environment: environment)
+        XCTAssertEqual(live.status, 0, live.stderr)
+        for output in [play.stdout, live.stdout] {
+            for expected in ["started", "word Hello", "word wide", "word world", "finished"] {
+                XCTAssertTrue(output.contains(expected), "\(expected) in: \(output)")
+            }
+        }
+    }
+
     func testAnInputOverTheLimitIsRefusedWithItsSize() throws {
         let inputs = Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: inputs) }

@@ -69,6 +69,21 @@ final class StreamingTests: XCTestCase {
         XCTAssertEqual(markers.first { $0.type == "bookmark" }?.name, "middle")
     }
 
+    func testAGraphAndAnEngineSwitchTakeARequestLargerThanTheControlPort() throws {
+        let padding = String(repeating: "spk ", count: 70_000 / 4)
+        for (ssml, extra) in [("<speak><!-- \(padding) -->Hello wide world.</speak>",
+                               ["--effect", GraphSupport.amp, "--set", "gain=-6"]),
+                              ("<speak><!-- \(padding) -->Hello <voice name=\"spk.flite.slt\">wide</voice> world.</speak>", [])] {
+            let path = dir.appendingPathComponent("big-\(extra.count).ssml")
+            try ssml.write(to: path, atomically: true, encoding: .utf8)
+            let (signal, markers) = try renderWithMarkers(["--input", path.path] + extra, in: dir, spkhost: { GraphSupport.spkhost($0) })
+            XCTAssertGreaterThan(signal.rms(), 0.005)
+            let words = markers.filter { $0.type == "word" }.map(\.textOffset)
+            let expected = ["Hello", "wide", "world"].map { ssml.utf8.distance(from: ssml.startIndex, to: ssml.range(of: $0)!.lowerBound) }
+            XCTAssertEqual(words, expected, "\(extra)")
+        }
+    }
+
     func testPlayAndLiveSpeakARequestLargerThanTheControlPort() throws {
         let jack = try JackServer()
         defer { jack.stop() }

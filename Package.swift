@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LV2Host", targets: ["LV2Host"]),
         .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
         .library(name: "SpkProtocol", targets: ["SpkProtocol"]),
+        .library(name: "SpkAudio", targets: ["SpkAudio"]),
         .library(name: "SpeechEngines", targets: ["SpeechEngines"]),
         .library(name: "CEspeakNG", targets: ["CEspeakNG"]),
         .library(name: "CFlite", targets: ["CFlite"]),

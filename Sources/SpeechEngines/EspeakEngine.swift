@@ -132,6 +132,10 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
                 }
                 if let error = context.error { throw error }
                 guard status == EE_OK else { throw SpeechError("espeak-ng failed to synthesize (status \(status.rawValue))") }
+                if !context.stopped {
+                    let rest = context.unreportedWords()
+                    if !rest.boundaries.isEmpty { _ = try emit(rest) }
+                }
             }
         }
     }
@@ -201,8 +205,29 @@ private final class CallbackContext {
         offsets.append(byte)
         byteOffsets = offsets
         self.text = Array(text.utf8)
+        aligner = EspeakWordAligner(text: self.text)
         self.emit = emit
         self.wholeRun = wholeRun
+    }
+
+    /// Where espeak-ng's character `position` (1-based) starts, in bytes.
+    func byteOffset(position: Int32) -> Int { byteOffsets[min(max(Int(position) - 1, 0), byteOffsets.count - 1)] }
+
+    /// Set when the receiver said stop (a cancel).
+    var stopped = false
+
+    /// The piece's words, one boundary each (`EspeakWordAligner`).
+    var aligner: EspeakWordAligner
+
+    /// Words espeak-ng never reported before the piece's end (or the following word), marked
+    /// where its audio ends: nothing is handed on after them.
+    func unreportedWords() -> SynthesisOutput {
+        var out = SynthesisOutput()
+        guard !wholeRun else { return out }
+        for word in aligner.remaining(before: stopAt ?? text.count, sample: 0) {
+            out.boundaries.append(.init(kind: .word, sample: 0, textRange: word.range))
+        }
+        return out
     }
 
     func byteRange(position: Int32, length: Int32) -> Range<Int> {
@@ -285,9 +310,14 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
     while event.pointee.type != espeakEVENT_LIST_TERMINATED {
         let e = event.pointee
         switch e.type {
+        case espeakEVENT_WORD where context.wholeRun:
+            chunk.boundaries.append(.init(kind: .word, sample: Int(e.sample), textRange: context.byteRange(position: 0, length: 0)))
+        case espeakEVENT_WORD where e.length == 0:
+            break  // espeak-ng 1.51 also reports empty "words" where a clause ends: no word there
         case espeakEVENT_WORD:
-            chunk.boundaries.append(.init(kind: .word, sample: Int(e.sample),
-                                          textRange: context.byteRange(position: e.text_position, length: e.length)))
+            for word in context.aligner.words(at: context.byteOffset(position: e.text_position), sample: Int(e.sample)) {
+                chunk.boundaries.append(.init(kind: .word, sample: word.sample, textRange: word.range))
+            }
         case espeakEVENT_SENTENCE:
             chunk.boundaries.append(.init(kind: .sentence, sample: Int(e.sample),
                                           textRange: context.wholeRun ? context.byteRange(position: 0, length: 0)
@@ -303,7 +333,9 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
     guard !chunk.samples.isEmpty || !chunk.boundaries.isEmpty else { return 0 }
     let reachedEnd = context.stopAtFollowingWord(&chunk)
     do {
-        return try context.emit(chunk) && !reachedEnd ? 0 : 1
+        let goOn = try context.emit(chunk)
+        if !goOn { context.stopped = true }
+        return goOn && !reachedEnd ? 0 : 1
     } catch {
         context.error = error
         return 1

@@ -65,6 +65,15 @@ final class JackServer {
         return recorder
     }
 
+    /// Waits for a recorder started with `seconds` to finish, at most that long and 20 s more:
+    /// on a loaded machine jack_capture has been seen to write its whole file and then hang in
+    /// a futex, deaf to TERM. A hung recorder is stopped, so a test fails instead of hanging.
+    static func finishCapture(_ recorder: Process, seconds: Int) {
+        let deadline = Date().addingTimeInterval(Double(seconds) + 20)
+        while recorder.isRunning && Date() < deadline { usleep(20_000) }
+        stop(recorder)
+    }
+
     /// TERM, then KILL after three seconds.
     static func stop(_ process: Process) {
         guard process.isRunning else { return }

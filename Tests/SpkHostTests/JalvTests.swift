@@ -82,7 +82,7 @@ final class JalvTests: XCTestCase {
         jack.waitForPort("spk-seq:out")
         XCTAssertEqual(Fixture.run("jack_connect", ["spk-jalv:out", "jack_capture:input1"], environment: jack.environment).status, 0)
         XCTAssertEqual(Fixture.run("jack_connect", ["spk-seq:out", "spk-jalv:control"], environment: jack.environment).status, 0)
-        recorder.waitUntilExit()
+        JackServer.finishCapture(recorder, seconds: 3)
         let recorded = try Signal(path: path)
         XCTAssertGreaterThan(recorded.rms(), 0.01, "the note made the plugin speak")
         XCTAssertGreaterThan(recorded.spokenDuration, 0.3, "the sequencer may be mid-loop when connected: some speech, not all")

@@ -27,7 +27,7 @@ final class LiveJackTests: XCTestCase {
         let result = spkhost(["play", "--text", text, "--connect", "jack_capture:input1"], jack: jack)
         XCTAssertEqual(result.status, 0, result.stderr)
         for word in ["started", "word", "quick", "fox", "finished"] { XCTAssertTrue(result.stdout.contains(word), result.stdout) }
-        recorder.waitUntilExit()
+        JackServer.finishCapture(recorder, seconds: 4)
 
         let recorded = try Signal(path: path)
         let rendered = dir.appendingPathComponent("rendered.wav").path

@@ -24,6 +24,10 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
 
     nonisolated(unsafe) private static var sharedEngine: Result<EspeakEngine, any Error>?
 
+    /// The settings espeak-ng has now (under `lock`), or nil after a voice was loaded.
+    private struct Parameters: Equatable { var rate, pitch, range: Int32 }
+    nonisolated(unsafe) private static var parameters: Parameters?
+
     /// The process's engine, initialised on first use.
     public static func shared() throws -> EspeakEngine {
         try lock.withLock { _ in
@@ -41,6 +45,7 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
             if namedVoiceFiles[name] == nil || namedVoiceFiles[name] != currentVoiceFile() {
                 guard espeak_SetVoiceByName(name) == EE_OK else { throw SpeechError("espeak-ng has no voice '\(name)'") }
                 namedVoiceFiles[name] = currentVoiceFile()
+                parameters = nil  // loading a voice resets espeak-ng's settings
             }
             return try body()
         }
@@ -119,11 +124,19 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
             try Self.lock.withLock { _ in
                 if Self.currentVoiceFile() != file {
                     guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
+                    Self.parameters = nil
                 }
-                espeak_SetParameter(espeakRATE, Self.wordsPerMinute(prosody.rate), 0)
-                espeak_SetParameter(espeakPITCH, Self.pitchParameter(prosody, voice: voice), 0)
-                espeak_SetParameter(espeakRANGE, Int32((50 * prosody.pitchRange).rounded().clamped(0, 100)), 0)
-                espeak_SetParameter(espeakVOLUME, 100, 0)  // loudness is applied by the renderer, exactly
+                // A run is spoken a sentence at a time with the same settings: espeak-ng works out
+                // its speed tables again whenever the rate is set, so only changes are set.
+                let wanted = Parameters(rate: Self.wordsPerMinute(prosody.rate), pitch: Self.pitchParameter(prosody, voice: voice),
+                                        range: Int32((50 * prosody.pitchRange).rounded().clamped(0, 100)))
+                if Self.parameters != wanted {
+                    espeak_SetParameter(espeakRATE, wanted.rate, 0)
+                    espeak_SetParameter(espeakPITCH, wanted.pitch, 0)
+                    espeak_SetParameter(espeakRANGE, wanted.range, 0)
+                    espeak_SetParameter(espeakVOLUME, 100, 0)  // loudness is applied by the renderer, exactly
+                    Self.parameters = wanted
+                }
                 let status = withExtendedLifetime(context) {
                     input.withCString { cString in
                         espeak_Synth(cString, input.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(flags), nil,

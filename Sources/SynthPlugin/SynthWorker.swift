@@ -45,11 +45,12 @@ final class SynthWorker {
     private let statsPath = getenv("SPK_WORKER_STATS").map { String(cString: $0) }
 
     private enum Pending {
-        case frames(request: Int64, samples: [Float], offset: Int)
+        /// Part of a rendered chunk, sharing its storage (no copy until the ring).
+        case frames(request: Int64, samples: ArraySlice<Float>)
         case event(request: Int64, kind: EventHeader.Kind, flags: UInt32, atom: [UInt8])
         var request: Int64 {
             switch self {
-            case .frames(let r, _, _), .event(let r, _, _, _): r
+            case .frames(let r, _), .event(let r, _, _, _): r
             }
         }
     }
@@ -194,7 +195,7 @@ final class SynthWorker {
 
     private var pendingCount: Int {
         var n = 0
-        for item in pending[pendingHead...] { if case .frames(_, let s, let o) = item { n += s.count - o } }
+        for item in pending[pendingHead...] { if case .frames(_, let s) = item { n += s.count } }
         return n
     }
 
@@ -226,7 +227,7 @@ final class SynthWorker {
                 var from = 0
                 for marker in chunk.markers {
                     if marker.frame > from {
-                        pending.append(.frames(request: request, samples: Array(chunk.samples[from..<marker.frame]), offset: 0))
+                        pending.append(.frames(request: request, samples: chunk.samples[from..<marker.frame]))
                         from = marker.frame
                     }
                     let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
@@ -235,7 +236,7 @@ final class SynthWorker {
                                           atom: forge { $0.marker(event, self.urids) }))
                 }
                 if from < chunk.samples.count {
-                    pending.append(.frames(request: request, samples: Array(chunk.samples[from...]), offset: 0))
+                    pending.append(.frames(request: request, samples: chunk.samples[from...]))
                 }
                 _ = flushPending()
             }
@@ -271,11 +272,11 @@ final class SynthWorker {
     private func flushPending() -> Bool {
         while pendingHead < pending.count {
             switch pending[pendingHead] {
-            case .frames(let request, let samples, let offset):
-                let wrote = samples.withUnsafeBufferPointer { frames.write(UnsafeBufferPointer(rebasing: $0[offset...])) }
+            case .frames(let request, let samples):
+                let wrote = samples.withUnsafeBufferPointer { frames.write($0) }
                 position += Int64(wrote)
-                if offset + wrote < samples.count {
-                    pending[pendingHead] = .frames(request: request, samples: samples, offset: offset + wrote)
+                if wrote < samples.count {
+                    pending[pendingHead] = .frames(request: request, samples: samples.dropFirst(wrote))
                     return false
                 }
             case .event(let request, let kind, let flags, let atom):

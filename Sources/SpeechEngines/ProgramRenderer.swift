@@ -187,6 +187,8 @@ public final class ProgramRenderer {
                 let gain = Float(clip.style.volume)
                 spokeSomething = true
                 try deliver(gain == 1 ? samples : samples.map { $0 * gain }, [])
+            } catch let error as AudioFileError where error.isLimit {
+                throw SpeechError("<audio> \(error)")  // a refused file is the request's error, not a fallback
             } catch {
                 // SSML: when the audio cannot be played, its content is spoken instead.
                 steps.insert(contentsOf: clip.fallback, at: nextStep)

@@ -82,6 +82,7 @@ struct Render: ParsableCommand {
         try failing {
             guard (8000...384_000).contains(sampleRate) else { throw HostError("sample rate \(sampleRate) is outside 8000...384000") }
             let text = try request.request()
+            try OutputClash.check(output: output, markers: markers, input: request.input, request: text)
             let world = LV2World()
             let events: [SpeechSynth.TimedEvent]
             let writer: AudioFileWriter

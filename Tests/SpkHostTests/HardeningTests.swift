@@ -212,3 +212,46 @@ final class HardeningTests: XCTestCase {
         }
     }
 }
+
+/// A render never writes over what it reads or writes twice.
+final class OutputClashTests: XCTestCase {
+    var dir: URL!
+    override func setUp() { dir = Fixture.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    func testMarkersNamingTheOutputAreRefused() {
+        let output = dir.appendingPathComponent("a.wav").path
+        assertFailsCleanly(Fixture.spkhost(["render", "--text", "Hi", "--output", output, "--markers", output]),
+                           mentioning: ["--markers", "same file as --output"], leaving: dir)
+        let viaDots = dir.appendingPathComponent("sub/../a.wav").path
+        try? FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let result = Fixture.spkhost(["render", "--text", "Hi", "--output", output, "--markers", viaDots])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("same file as --output"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
+    func testARequestWhoseAudioIsItsOwnOutputIsRefusedBeforeWriting() throws {
+        let clip = dir.appendingPathComponent("a.wav").path
+        XCTAssertEqual(Fixture.spkhost(["render", "--text", "Original", "--output", clip]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let link = dir.appendingPathComponent("link.wav").path
+        XCTAssertEqual(symlink(clip, link), 0)
+        for src in [clip, "file://" + clip, link] {
+            let result = Fixture.spkhost(["render", "--ssml", "<speak>x <audio src=\"\(src)\">y</audio></speak>", "--output", clip])
+            XCTAssertNotEqual(result.status, 0, src)
+            XCTAssertTrue(result.stderr.hasPrefix("error: ") && result.stderr.contains("would overwrite a file it plays"), result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: clip)), before)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)), ["a.wav", "link.wav"])
+    }
+
+    func testInputFileNamingTheOutputIsRefused() throws {
+        let input = dir.appendingPathComponent("a.flac").path
+        try "Hello".write(toFile: input, atomically: true, encoding: .utf8)
+        let result = Fixture.spkhost(["render", "--input", input, "--output", input])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("would overwrite its own request"), result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: input, encoding: .utf8), "Hello")
+    }
+}

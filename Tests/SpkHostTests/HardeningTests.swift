@@ -255,3 +255,45 @@ final class OutputClashTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: input, encoding: .utf8), "Hello")
     }
 }
+
+/// Graph files: a value beyond Float's range named where it is, and a graph too big to build
+/// refused before anything is instantiated.
+final class GraphLimitTests: XCTestCase {
+    var dir: URL!
+    override func setUp() { dir = Fixture.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    func render(graph json: String) -> (Fixture.Result, URL) {
+        let graphs = Fixture.temporaryDirectory()
+        let file = graphs.appendingPathComponent("g.json")
+        try? json.write(to: file, atomically: true, encoding: .utf8)
+        return (Fixture.spkhost(["render", "--text", "Hi", "--graph", file.path, "--output", dir.appendingPathComponent("g.wav").path]), graphs)
+    }
+
+    func testAControlBeyondFloatNamesTheValueAndWhere() {
+        let (result, graphs) = render(graph: """
+            {"nodes": [{"id": "voice", "plugin": "urn:spk:synth:espeak-ng"},
+                       {"id": "amp", "plugin": "http://plugin.org.uk/swh-plugins/amp", "controls": {"gain": 1e39}}],
+             "connections": [{"from": "voice:out", "to": "amp:input"}], "outputs": ["amp:output"]}
+            """)
+        defer { try? FileManager.default.removeItem(at: graphs) }
+        assertFailsCleanly(result, mentioning: ["nodes[1].controls.gain", "1e+39", "outside the range of a 32-bit float", "'amp'"], leaving: dir)
+    }
+
+    func testATenThousandNodeGraphFailsFastAndSmall() {
+        let nodes = (0..<10_000).map { "{\"id\": \"n\($0)\", \"plugin\": \"http://plugin.org.uk/swh-plugins/amp\"}" }.joined(separator: ",")
+        let (result, graphs) = render(graph: "{\"nodes\": [\(nodes)], \"outputs\": [\"n0:output\"]}")
+        defer { try? FileManager.default.removeItem(at: graphs) }
+        assertFailsCleanly(result, mentioning: ["10000 nodes", "at most 256"], leaving: dir)
+    }
+
+    func testTooManyConnectionsAreRefused() {
+        let connections = (0..<5000).map { _ in "{\"from\": \"a:output\", \"to\": \"b:input\"}" }.joined(separator: ",")
+        let (result, graphs) = render(graph: """
+            {"nodes": [{"id": "a", "plugin": "http://plugin.org.uk/swh-plugins/amp"}, {"id": "b", "plugin": "http://plugin.org.uk/swh-plugins/amp"}],
+             "connections": [\(connections)], "outputs": ["b:output"]}
+            """)
+        defer { try? FileManager.default.removeItem(at: graphs) }
+        assertFailsCleanly(result, mentioning: ["5000 connections", "at most 4096"], leaving: dir)
+    }
+}

@@ -101,6 +101,7 @@ final class SynthWorker {
                     defaultVoice = voice
                 } else {
                     reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }
+                    log.requestError("unknown voice '\(voice)'")
                 }
             case .getVoices?:
                 let catalog = self.catalog
@@ -160,6 +161,7 @@ final class SynthWorker {
             current = request.id
             pending.append(.event(request: request.id, kind: .begin, flags: 0, atom: []))
         } catch {
+            log.requestError("request \(request.id): \(error)")
             pending.append(.event(request: request.id, kind: .atom, flags: 0,
                                   atom: forge { $0.error(request: request.id, message: "\(error)", self.urids) }))
             pending.append(.event(request: request.id, kind: .end, flags: EventHeader.End.failed.rawValue, atom: []))
@@ -191,6 +193,7 @@ final class SynthWorker {
             }
             if renderer.isFinished { finish(request, .finished) }
         } catch {
+            log.requestError("request \(request): \(error)")
             pending.append(.event(request: request, kind: .atom, flags: 0,
                                   atom: forge { $0.error(request: request, message: "\(error)", self.urids) }))
             finish(request, .failed)

@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/check-test-programs.sh
 swift build --build-tests
 scripts/install-neural-test-voice.sh .build/debug
 # JACK keeps its servers' registry in /dev/shm; servers that were killed leave entries behind,

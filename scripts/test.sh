@@ -16,5 +16,8 @@ if ! pgrep -x jackd >/dev/null && ! pgrep -x jackdbus >/dev/null; then
     rm -rf /dev/shm/jack-shm-registry /dev/shm/jack-[0-9]* /dev/shm/jack_sem.* /dev/shm/jack_db-* 2>/dev/null || true
 fi
 swift test --skip-build
+# A minute of each fuzz target (FUZZING.md): a crash fails the run and is kept in Fuzz/crashes/.
+scripts/fuzz.sh ssml 60
+scripts/fuzz.sh render 60
 
 scripts/release-smoke.sh

@@ -144,6 +144,27 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("not a regular file"), result.stderr + result.stdout)
     }
 
+    /// A create killed half way (a bank, no voice.json) is cleaned up by the next create; one
+    /// still being built by a live process, and the recordings, are left alone.
+    func testAHalfMadePersonalVoiceIsRemovedByTheNextCreate() throws {
+        let personal = data.appendingPathComponent("spk/personal")
+        let fm = FileManager.default
+        for name in ["killed", "recorded", "building"] {
+            try fm.createDirectory(at: personal.appendingPathComponent("\(name)/bank"), withIntermediateDirectories: true)
+            XCTAssertTrue(fm.createFile(atPath: personal.appendingPathComponent("\(name)/bank/001.wav").path, contents: Data([0])))
+        }
+        XCTAssertTrue(fm.createFile(atPath: personal.appendingPathComponent("killed/.building.\(deadPID())").path, contents: nil))
+        try fm.createDirectory(at: personal.appendingPathComponent("recorded/recordings"), withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: personal.appendingPathComponent("building/.building.\(getpid())").path, contents: nil))
+        let takes = home.appendingPathComponent("none")
+        try fm.createDirectory(at: takes, withIntermediateDirectories: true)
+        XCTAssertNotEqual(spkhost(["personal-voice", "create", "--name", "Other", "--from", takes.path]).status, 0)
+        XCTAssertFalse(fm.fileExists(atPath: personal.appendingPathComponent("killed").path))
+        XCTAssertFalse(fm.fileExists(atPath: personal.appendingPathComponent("recorded/bank").path))
+        XCTAssertTrue(fm.fileExists(atPath: personal.appendingPathComponent("recorded/recordings").path))
+        XCTAssertTrue(fm.fileExists(atPath: personal.appendingPathComponent("building/bank/001.wav").path))
+    }
+
     // MARK: signals and leftovers
 
     /// A process id no process has.

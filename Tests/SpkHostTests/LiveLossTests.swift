@@ -21,6 +21,28 @@ final class LiveLossTests: XCTestCase {
         XCTAssertEqual(finished.count, 500, String(result.stderr.prefix(2000)))
     }
 
+    /// Requests that crashed a live session (a phoneme string of 400 symbols, a huge break) or
+    /// would hang it (an <audio> FIFO) are each refused, and the session goes on speaking.
+    func testHostileLinesAreRefusedAndTheSessionGoesOn() throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("spk-live-fifo-\(UUID().uuidString)").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        let hostile = [
+            "<speak><phoneme alphabet=\"x-espeak\" ph=\"\(String(repeating: "tS", count: 400))\">x</phoneme></speak>",
+            "<speak>a<break time=\"9223372036854775807ms\"/>b</speak>",
+            "<speak>a <audio src=\"\(fifo)\">b</audio></speak>",
+            "<speak><unclosed",
+        ]
+        let result = live((hostile + ["Still speaking."]).joined(separator: "\n") + "\n", jack: jack)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.split(separator: "\n").filter { $0.contains("finished") }.count, 1, result.stdout + result.stderr)
+        for expected in ["at most 128", "at most 60 s", "not a regular file"] {
+            XCTAssertTrue((result.stdout + result.stderr).contains(expected), expected + ": " + result.stdout + result.stderr)
+        }
+    }
+
     func testAnUnknownVoiceLeavesTheNextLineSpoken() throws {
         let jack = try JackServer()
         defer { jack.stop() }

@@ -42,6 +42,15 @@ final class HardeningTests: XCTestCase {
         }
     }
 
+    /// Found by the SSML fuzzer: bytes that look like UCS-4 made libxml2 print conversion errors
+    /// to stderr, several lines before (or instead of) spk's own error.
+    func testBytesThatLookLikeAnotherEncodingGiveOneErrorLine() throws {
+        let input = home.appendingPathComponent("ucs4.ssml")
+        try Data([0x3C, 0, 0, 0, 0xEF, 0xBF, 0xBD, 0]).write(to: input)
+        assertFailsCleanly(spkhost(["render", "--input", input.path, "--output", out.appendingPathComponent("x.wav").path]),
+                           mentioning: ["SSML line 1"], leaving: out)
+    }
+
     func testHelpStillWorks() {
         let result = spkhost(["render", "--help"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -66,7 +66,7 @@ let package = Package(
 
         .target(name: "SpkTestSupport", dependencies: ["SpkAudio"], path: "Tests/SpkTestSupport"),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
-        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport"]),
+        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport", "VoiceRegistry"]),
         .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport", "VoiceRegistry", "PersonalVoice"]),
     ],
     swiftLanguageModes: [.v5]

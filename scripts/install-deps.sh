@@ -3,12 +3,14 @@
 set -euo pipefail
 packages=(
     pkg-config
+    gcc binutils                                  # cc for scripts/check-sherpa-abi.sh, strip for setup.sh
     liblilv-dev lv2-dev lilv-utils sordi          # LV2 hosting, headers, lv2info/lv2_validate
     libespeak-ng-dev espeak-ng-data               # the espeak-ng engine and its voices
     flite1-dev libsonic-dev                       # the flite engine; tempo and pitch where flite has none
     libsndfile1-dev libsoxr-dev                    # audio files, resampling
     libxml2-dev                                   # the SSML parser
     libjack-jackd2-dev jackd2 jalv                # JACK, and a third-party LV2 host for tests
+    jack-capture                                  # the tests record what play/live/jalv send into JACK
     sox                                           # measuring and looking at rendered audio
     python3-pip                                   # spkhost voice install fetches neural voices with pip
     swh-lv2                                       # LV2 effects for render graphs (EQ, compressor, reverb, limiter; 2 MB, no deps)

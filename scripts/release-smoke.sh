@@ -20,4 +20,15 @@ words=$(grep -c '"word"' "$tmp/hello.json")
 echo "release-smoke: ${length}s, RMS $rms, $words word markers"
 awk -v l="$length" -v r="$rms" -v w="$words" 'BEGIN { exit !(l > 1.5 && l < 3 && r > 0.01 && w == 5) }' \
     || { echo "release-smoke: the example did not render as expected" >&2; exit 1; }
-echo "1 passed, 0 failed"
+# Installed as setup.sh installs it (spkhost and the malloc interposer side by side, away from
+# the build directory), bench counts run()'s allocations.
+mkdir -p "$tmp/bin"
+install -m 0755 .build-release/release/spkhost "$tmp/bin/spkhost"
+install -m 0644 .build-release/release/libMallocInterposerSwift.so "$tmp/bin/libMallocInterposerSwift.so"
+allocations=$("$tmp/bin/spkhost" bench --block 256 --requests 2 --renders 0 --json | grep -o '"runAllocations" : [^,}]*' | head -1)
+echo "release-smoke: installed bench $allocations"
+case "$allocations" in
+    *:\ [0-9]*) ;;
+    *) echo "release-smoke: the installed spkhost bench did not count allocations ($allocations)" >&2; exit 1 ;;
+esac
+echo "2 passed, 0 failed"

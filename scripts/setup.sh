@@ -13,4 +13,7 @@ strip --strip-unneeded "$lv2_dir"/spk.lv2/spk.so
 bin_dir=/usr/local/bin; [ "$(id -u)" -eq 0 ] || bin_dir=$HOME/.local/bin
 mkdir -p "$bin_dir"
 install -m 0755 .build-release/release/spkhost "$bin_dir/spkhost"
+# spkhost bench counts run()'s allocations by preloading ordo-one's malloc interposer, which it
+# looks for beside itself.
+install -m 0644 .build-release/release/libMallocInterposerSwift.so "$bin_dir/libMallocInterposerSwift.so"
 echo "spk is set up: spkhost in $bin_dir, LV2 bundles in $lv2_dir"

@@ -253,6 +253,8 @@ public final class ProgramRenderer {
                 let cursor = try ClipCursor(clip, engineRate: engine.sampleRate)
                 spokeSomething = true
                 return .audio(cursor)
+            } catch let error as AudioFileError where error.isLimit {
+                throw SpeechError("<audio> \(error)")  // a refused file is the request's error, not a fallback
             } catch {
                 // SSML: when the audio cannot be played, its content is spoken instead.
                 steps.insert(contentsOf: clip.fallback, at: nextStep)

@@ -1,25 +1,47 @@
 import CSndfile
+import Glibc
 
 /// A sound file read a stretch at a time, mixed down to mono, so a long clip is never held
-/// whole in memory.
+/// whole in memory. Only regular files open (a FIFO or a device would block or never end), and
+/// only those of at most `maxSeconds`, checked before anything is read.
 public final class AudioFileStream {
     public let path: String
     public let sampleRate: Int
-    /// Frames in the file, as its header says.
+    /// Frames in the file, as its header says (reading ends at the file's real end if sooner).
     public let frames: Int
     private let channels: Int
     private let file: OpaquePointer
     private var interleaved: [Float] = []
 
     /// Opens any format libsndfile knows (WAV, FLAC, Ogg, AIFF, ...).
-    public init(path: String) throws {
+    public init(path: String, maxSeconds: Double = AudioFileReader.maxSeconds) throws {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer before we can look at it.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw AudioFileError(path: path, reason: String(cString: strerror(errno))) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw AudioFileError(path: path, reason: reason)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw AudioFileError(path: path, reason: "not a regular file (\(Self.kind(of: status.st_mode)))", kind: .notRegularFile)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let file = sf_open_fd(fd, Int32(SFM_READ), &info, Int32(SF_TRUE)) else {
+            close(fd)
             throw AudioFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
-        guard info.channels > 0, info.samplerate > 0 else {
+        guard info.channels > 0, info.samplerate > 0, info.frames >= 0 else {
             sf_close(file)
             throw AudioFileError(path: path, reason: "no audio channels")
+        }
+        let seconds = Double(info.frames) / Double(info.samplerate)
+        guard seconds <= maxSeconds else {
+            sf_close(file)
+            throw AudioFileError(path: path, reason: "lasts \(Int(seconds)) s: a clip may last at most \(Int(maxSeconds)) s", kind: .tooLong)
         }
         self.path = path
         self.file = file
@@ -44,5 +66,16 @@ public final class AudioFileStream {
             mono[frame] = sum * scale
         }
         return mono
+    }
+
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
+        }
     }
 }

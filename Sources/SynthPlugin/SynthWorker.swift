@@ -122,6 +122,7 @@ final class SynthWorker {
                     renderer?.defaultVoiceChanged(to: voice)
                 } else {
                     reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }
+                    log.requestError("unknown voice '\(voice)'")
                 }
             case .getVoices?:
                 let catalog = self.catalog
@@ -212,6 +213,7 @@ final class SynthWorker {
 
     /// Ends a request that never started with an error.
     private func fail(_ request: Int64, _ message: String) {
+        log.requestError("request \(request): \(message)")
         pending.append(.event(request: request, kind: .atom, flags: 0,
                               atom: forge { $0.error(request: request, message: message, self.urids) }))
         pending.append(.event(request: request, kind: .end, flags: EventHeader.End.failed.rawValue, atom: []))
@@ -242,6 +244,7 @@ final class SynthWorker {
             }
             if renderer.isFinished { finish(request, .finished) }
         } catch {
+            log.requestError("request \(request): \(error)")
             pending.append(.event(request: request, kind: .atom, flags: 0,
                                   atom: forge { $0.error(request: request, message: "\(error)", self.urids) }))
             finish(request, .failed)

@@ -98,6 +98,7 @@ struct Render: ParsableCommand {
         try failing {
             guard (8000...384_000).contains(sampleRate) else { throw HostError("sample rate \(sampleRate) is outside 8000...384000") }
             let text = try request.request()
+            try OutputClash.check(output: output, markers: markers, input: request.input, request: text)
             let world = LV2World()
             // Audio, markers and progress go out as they come: nothing grows with the text.
             var progress = RenderProgress(textBytes: text.utf8.count, sampleRate: sampleRate, quiet: quiet)

@@ -25,6 +25,9 @@ final class JackServer {
         }
     }
 
+    /// jackd's process id (to stop it with SIGSTOP, as a hung server).
+    var pid: Int32 { process.processIdentifier }
+
     var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
 
     /// The server's ports, as jack_lsp prints them.

@@ -27,6 +27,9 @@ final class SynthWorker {
     /// Frames written to the frame ring so far: the timeline position of the next frame.
     private var position: Int64 = 0
 
+    /// Where a phrase-bank request's text starts in `spk:text`: its markers point into the whole text.
+    private var textBases: [Int64: Int] = [:]
+
     /// Set while rendered audio or queued requests remain, so `run()` knows to schedule more work.
     let hasMore = Atomic<Bool>(false)
 
@@ -89,6 +92,7 @@ final class SynthWorker {
             commands.pop()
             switch CommandHeader.Kind(rawValue: header.kind) {
             case .speak?:
+                if header.textBase > 0 { textBases[header.request] = Int(header.textBase) }
                 queue.append(SpeechRequest(id: header.request, ssml: text, voice: voice.isEmpty ? nil : voice,
                                            rate: Double(header.rate), pitch: Double(header.pitch)))
             case .cancel?:
@@ -106,6 +110,12 @@ final class SynthWorker {
                 let catalog = self.catalog
                 let voices = catalog.listing(installed: catalog.installed)
                 reply { $0.voiceList(voices, self.urids) }
+            case .missingPhrase?:
+                let note = header.request, lines = Int(header.textBase)
+                let message = "MIDI note \(note) asks for line \(Int(note) - PhraseBank.firstNote + 1) of spk:text, "
+                    + "which has \(lines) line\(lines == 1 ? "" : "s") (or that line is empty): nothing spoken"
+                log.warning("spk: " + message)
+                reply { $0.error(request: 0, message: message, self.urids) }
             case .getCatalog?:
                 let voices = catalog.listing(installed: nil)
                 reply { $0.voiceList(voices, property: self.urids.catalog, self.urids) }
@@ -118,6 +128,7 @@ final class SynthWorker {
     /// Drops a request: queued, it never starts; speaking, its unplayed audio goes. Either way an
     /// `end` record marks where it stops, which is what `run()` waits for to stop skipping.
     private func cancel(_ request: Int64) {
+        textBases[request] = nil
         if let index = queue.firstIndex(where: { $0.id == request }) {
             queue.remove(at: index)
             pending.append(.event(request: request, kind: .end, flags: EventHeader.End.cancelled.rawValue, atom: []))
@@ -179,7 +190,8 @@ final class SynthWorker {
                         pending.append(.frames(request: request, samples: Array(chunk.samples[from..<marker.frame]), offset: 0))
                         from = marker.frame
                     }
-                    let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
+                    let event = SpkEvent.Marker(request: request, type: marker.type,
+                                                textOffset: marker.source.offset + (textBases[request] ?? 0),
                                                 textLength: marker.source.length, name: marker.name)
                     pending.append(.event(request: request, kind: .atom, flags: marker.type == .word ? EventHeader.wordBoundary : 0,
                                           atom: forge { $0.marker(event, self.urids) }))
@@ -208,6 +220,7 @@ final class SynthWorker {
     }
 
     private func finish(_ request: Int64, _ how: EventHeader.End) {
+        textBases[request] = nil
         pending.append(.event(request: request, kind: .end, flags: how.rawValue, atom: []))
         renderer = nil
         current = 0

@@ -17,6 +17,8 @@ final class SpkWindow {
     private let inputMethod: XIM?
     let inputContext: XIC?
     var surface: OpaquePointer?
+    /// What draw() draws into (WindowDrawing).
+    var backBuffer: OpaquePointer?
     var width = WindowLayout.defaultWidth, height = WindowLayout.defaultHeight
     var layout: WindowLayout { WindowLayout(width: width, height: height) }
     let fonts: WindowFonts
@@ -91,7 +93,9 @@ final class SpkWindow {
         trace?.line("close")
         fonts.release()
         if let surface { cairo_surface_destroy(surface) }
+        if let backBuffer { cairo_surface_destroy(backBuffer) }
         surface = nil
+        backBuffer = nil
         if let inputContext { XDestroyIC(inputContext) }
         if let inputMethod { XCloseIM(inputMethod) }
         XDestroyWindow(display, xWindow)

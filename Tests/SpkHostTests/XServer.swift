@@ -17,7 +17,9 @@ final class XServer {
         while FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
         display = ":\(number)"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        process.arguments = [display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"]
+        // -noreset: with no client left between two windows, Xvfb would otherwise reset and refuse
+        // the next connection while it does.
+        process.arguments = [display, "-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

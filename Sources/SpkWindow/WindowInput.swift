@@ -29,7 +29,7 @@ extension SpkWindow {
         case XK_Escape:
             stop()
             return
-        case XK_Return, XK_KP_Enter where control:
+        case XK_Return where control, XK_KP_Enter where control:
             speak()
             return
         default:

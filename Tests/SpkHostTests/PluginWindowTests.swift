@@ -6,7 +6,8 @@ import XCTest
 /// jalv.qt5 (Qt 5), against a dummy jackd, driven with xdotool as a person would: type, press
 /// Speak, save. The window's test hook (SPK_UI_TRACE) says what it showed.
 final class PluginWindowTests: XCTestCase {
-    let sentence = "The window speaks what you type."
+    /// Two lines: Enter in the field is a new line, Ctrl+Enter speaks.
+    let sentence = "The window speaks what you type.\nAnd the next line."
 
     /// A host process with the X display, the JACK server, the staged bundles and the trace file.
     func startHost(_ program: String, _ arguments: [String], x: XServer, jack: JackServer, trace: URL, output: URL) throws -> Process {
@@ -49,8 +50,13 @@ final class PluginWindowTests: XCTestCase {
         XCTAssertTrue(lines(trace).contains("focus text"), "the text field has the keyboard at once: \(lines(trace))")
 
         // Typed into the field (it has the focus: no click), kept in the plugin's state.
-        x.run("xdotool", ["type", "--delay", "10", sentence])
-        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).contains("text-sent \(self.sentence)") }, "\(lines(trace))")
+        let typed = sentence.split(separator: "\n").map(String.init)
+        x.run("xdotool", ["type", "--delay", "10", typed[0]])
+        x.run("xdotool", ["key", "Return"])
+        x.run("xdotool", ["type", "--delay", "10", typed[1]])
+        let sent = "text-sent " + sentence.replacingOccurrences(of: "\n", with: "\u{23CE}")
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).contains(sent) }, "\(lines(trace))")
+        XCTAssertFalse(lines(trace).contains { $0.hasPrefix("speak ") }, "Enter alone does not speak")
 
         // Ctrl+Enter speaks it: recorded from the plugin's output.
         XCTAssertTrue(jack.waitForPort("spk-win:out"))
@@ -79,7 +85,7 @@ final class PluginWindowTests: XCTestCase {
             lastOffset = offset
         }
         XCTAssertEqual(lit.first.map { String($0[3]) }, "The")
-        XCTAssertEqual(lit.last.map { String($0[3]) }, "type")
+        XCTAssertEqual(lit.last.map { String($0[3]) }, "line")
         XCTAssertEqual(lines(trace).last(where: { $0.hasPrefix("lit") }), "lit none", "nothing lit once speech ends")
 
         // jalv's File > Save writes the plugin's state: the typed text is in it.
@@ -97,7 +103,7 @@ final class PluginWindowTests: XCTestCase {
             waitUntil(seconds: 2) { FileManager.default.fileExists(atPath: saved.appendingPathComponent("state.ttl").path) }
         }
         let state = try String(contentsOf: saved.appendingPathComponent("state.ttl"), encoding: .utf8)
-        XCTAssertTrue(state.contains("<urn:spk:ns#text> \"\(sentence)\""), state)
+        XCTAssertTrue(state.contains("<urn:spk:ns#text> \"\"\"\(sentence)\"\"\"") || state.contains("<urn:spk:ns#text> \"\(sentence.replacingOccurrences(of: "\n", with: "\\n"))\""), state)
         XCTAssertTrue(jalv.isRunning, "jalv.gtk3 is still up")
     }
 
@@ -121,6 +127,10 @@ final class PluginWindowTests: XCTestCase {
         XCTAssertEqual(lines(trace).first { $0.hasPrefix("error ") },
                        "error SSML line 1, column 25: Opening and ending tag mismatch: s line 1 and speak")
         XCTAssertTrue(lines(trace).contains("text-sent \(broken)"))
+        // Tab moves to the next control; Escape stops from anywhere.
+        x.run("xdotool", ["key", "Tab"])
+        x.run("xdotool", ["key", "Escape"])
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).suffix(2) == ["focus speak", "stop"] }, "\(lines(trace))")
         XCTAssertTrue(jalv.isRunning)
     }
 

@@ -17,6 +17,11 @@ extension SynthInstance {
         let sequence = writer.beginSequence(urids)
         if worker.hasMore.load(ordering: .acquiring) && frames.available < frames.capacity / 2 { requestWork() }
 
+        if announceParameters {
+            announceParameters = false
+            sendParameter(urids.text, text, at: 0, &writer)
+            sendParameter(urids.voice, voice, at: 0, &writer)
+        }
         var frame = 0
         if let control {
             SequenceRef(control).forEachEvent { time, atom in

@@ -78,6 +78,17 @@ final class PhraseBankTests: XCTestCase {
         XCTAssertEqual(second.count, 5, "\(second)")
     }
 
+    /// A preset applied while the plugin runs: its next block tells open UIs the new values.
+    func testARestoredStateIsAnnouncedOnNotify() throws {
+        var events: [SpkEvent] = []
+        try step({ $0.patchSet(property: self.u.text, string: "Before the preset.", self.u) }, events: &events)
+        try synth.plugin.applyPreset("urn:spk:preset:espeak-ng:reading-voice")
+        let announced = try step(events: &events)
+        XCTAssertEqual(announced.first { $0.0 == u.text }?.1, "Before the preset.", "a preset without a text keeps it")
+        XCTAssertNotNil(announced.first { $0.0 == u.voice }, "\(announced)")
+        XCTAssertTrue(try step(events: &events).isEmpty, "once")
+    }
+
     func testBarePatchGetAnswersEveryWritableParameterAndSetsAreEchoed() throws {
         var events: [SpkEvent] = []
         try step({ $0.patchGet(property: self.u.voices, self.u) }, events: &events)

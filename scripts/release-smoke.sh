@@ -28,7 +28,7 @@ if command -v Xvfb >/dev/null && command -v jackd >/dev/null; then
     display=":$((300 + $$ % 300))" server="spk-smoke-$$"
     Xvfb "$display" -screen 0 800x600x24 -nolisten tcp -noreset >/dev/null 2>&1 & xvfb=$!
     jackd --no-realtime -n "$server" -d dummy -r 48000 -p 256 >/dev/null 2>&1 & jack=$!
-    jack_wait -s "$server" -w -t 10 >/dev/null
+    jack_wait -s "$server" -w -t 10 >/dev/null 2>&1
     DISPLAY=$display JACK_DEFAULT_SERVER=$server JACK_NO_START_SERVER=1 SPK_UI_TRACE=$tmp/window.trace \
         jalv.gtk3 --jack-name spk-smoke urn:spk:synth:espeak-ng >"$tmp/jalv.log" 2>&1 & jalv=$!
     for _ in $(seq 100); do grep -q '^voices ' "$tmp/window.trace" 2>/dev/null && break; sleep 0.1; done

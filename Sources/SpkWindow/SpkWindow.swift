@@ -144,6 +144,8 @@ final class SpkWindow {
             needsRedraw = true
         case KeyPress:
             keyPress(&event.xkey)
+        case SelectionNotify:
+            selectionArrived(event.xselection)
         case ButtonPress:
             takeFocus()
             buttonPress(event.xbutton)

@@ -36,7 +36,7 @@ extension SpkWindow {
             break
         }
         switch focus {
-        case .text: textKey(key, typed: typed, control: control)
+        case .text: textKey(key, typed: typed, control: control, shift: shift)
         case .speak, .pause, .stop:
             if key == XK_Return || key == XK_KP_Enter || key == XK_space { press(focus) }
         case .voices: voiceKey(key)
@@ -59,7 +59,7 @@ extension SpkWindow {
         }
     }
 
-    private func textKey(_ key: Int32, typed: String, control: Bool) {
+    private func textKey(_ key: Int32, typed: String, control: Bool, shift: Bool) {
         var edited = false
         switch key {
         case XK_BackSpace: edited = text.backspace()
@@ -71,6 +71,7 @@ extension SpkWindow {
         case XK_Up, XK_KP_Up: moveCursorLine(-1)
         case XK_Down, XK_KP_Down: moveCursorLine(1)
         case XK_Return, XK_KP_Enter: edited = text.insert("\n")
+        case XK_v where control, XK_V where control, XK_Insert where shift: requestPaste(from: "CLIPBOARD")
         default:
             // Printable input only: control characters (Ctrl+letters) are not text.
             if !control, !typed.isEmpty, typed.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
@@ -114,6 +115,14 @@ extension SpkWindow {
                 textScroll = max(0, textScroll + Double(step) * 40)
             }
             needsRedraw = true
+            return
+        }
+        // A middle click in the text pastes the primary selection there.
+        if event.button == 2, l.text.contains(x, y) {
+            focus = .text
+            text.place(textIndex(x: x - l.text.x - 6, y: y - l.text.y - 6 + textScroll))
+            updateTextLayout()
+            requestPaste(from: "PRIMARY")
             return
         }
         guard event.button == 1, let control = Control.allCases.first(where: { l.rect($0).contains(x, y) }) else { return }

@@ -120,7 +120,10 @@ phase("after cancel")
 block { $0.patchSet(property: u.text, string: "Spoken by a MIDI key.", u) }
 block { $0.midi(0x90, 60, 100, u) }
 blocks(until: { events.contains { if case .started(let r) = $0 { return r > 4 } else { return false } } })
-for _ in 0..<200 { block() }
+// Held for about a quarter of a second of audio, well inside the sentence, so the note-off
+// cancels it (200 blocks of 1024 frames outlasted it, and an ended request is not cancelled).
+let held = max(1, 12_800 / block)
+for _ in 0..<held { block() }
 block { $0.midi(0x80, 60, 0, u) }
 blocks(until: { events.contains { if case .cancelled(let r) = $0 { return r > 4 } else { return false } } })
 phase("MIDI")
@@ -129,7 +132,7 @@ block { w in let o = w.beginObject(u, otype: u.patchGet); w.end(o) }
 block { $0.patchSet(property: u.text, string: "Line one.\nLine two, spoken by note 61.", u) }
 block { $0.midi(0x90, 61, 100, u) }
 blocks(until: { events.filter { if case .started(let r) = $0 { return r > 4 } else { return false } }.count >= 2 })
-for _ in 0..<100 { block() }
+for _ in 0..<held { block() }
 block { $0.midi(0x80, 61, 0, u) }
 blocks(until: { events.filter { if case .cancelled(let r) = $0 { return r > 4 } else { return false } }.count >= 2 })
 phase("patch:Get, phrase bank")

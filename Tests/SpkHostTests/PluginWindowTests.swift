@@ -27,6 +27,12 @@ final class PluginWindowTests: XCTestCase {
         return p
     }
 
+    func clipboardFile(_ text: String, in dir: URL) throws -> String {
+        let url = dir.appendingPathComponent("clipboard.txt")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
     func lines(_ url: URL) -> [String] {
         ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
@@ -131,6 +137,21 @@ final class PluginWindowTests: XCTestCase {
         x.run("xdotool", ["key", "Tab"])
         x.run("xdotool", ["key", "Escape"])
         XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).suffix(2) == ["focus speak", "stop"] }, "\(lines(trace))")
+        // Back to the text (Shift+Tab), and Ctrl+V pastes the clipboard at the cursor.
+        x.run("xdotool", ["key", "shift+Tab"])
+        x.run("xdotool", ["key", "ctrl+End"])
+        // xclip owns the clipboard in the foreground (-quiet) until it has served it once.
+        let clipboard = Process()
+        clipboard.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
+        clipboard.arguments = ["-quiet", "-selection", "clipboard", "-loops", "1", "-i", try clipboardFile(" Pasted words.", in: dir)]
+        clipboard.environment = ProcessInfo.processInfo.environment.merging(x.environment) { $1 }
+        clipboard.standardOutput = FileHandle.nullDevice
+        clipboard.standardError = FileHandle.nullDevice
+        try clipboard.run()
+        defer { JackServer.stop(clipboard) }
+        usleep(300_000)
+        x.run("xdotool", ["key", "ctrl+v"])
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).contains("text-sent \(broken) Pasted words.") }, "\(lines(trace))")
         XCTAssertTrue(jalv.isRunning)
     }
 

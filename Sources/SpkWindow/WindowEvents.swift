@@ -42,6 +42,12 @@ extension SpkWindow {
             show("Speaking…", error: false)
         case .marker(let marker):
             guard marker.type == .word else { return }
+            // A window opened while speech plays learns of it from its next word.
+            if !speaking {
+                speaking = true
+                currentRequest = marker.request
+                show("Speaking…", error: false)
+            }
             showLit(marker.textOffset..<(marker.textOffset + marker.textLength))
         case .error(_, let message):
             show(message, error: true)

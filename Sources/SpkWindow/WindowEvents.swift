@@ -34,12 +34,15 @@ extension SpkWindow {
             paused = false
             showLit(nil)
             if case .finished = event { show("Done.", error: false) } else { show("Stopped.", error: false) }
+            if case .finished = event { trace?.line("finished") } else { trace?.line("cancelled") }
         case .paused:
             paused = true
             show("Paused: Continue goes on from here.", error: false)
+            trace?.line("paused")
         case .continued:
             paused = false
             show("Speaking…", error: false)
+            trace?.line("continued")
         case .marker(let marker):
             guard marker.type == .word else { return }
             // A window opened while speech plays learns of it from its next word.

@@ -94,6 +94,25 @@ final class PluginWindowTests: XCTestCase {
         XCTAssertEqual(lit.last.map { String($0[3]) }, "line")
         XCTAssertEqual(lines(trace).last(where: { $0.hasPrefix("lit") }), "lit none", "nothing lit once speech ends")
 
+        // The voice list from the keyboard: Tab to it (text, Speak, Pause, Stop, voices), Up
+        // chooses the voice above; the plugin takes it (its state below holds it).
+        x.run("xdotool", ["key", "Tab", "Tab", "Tab", "Tab", "Up"])
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).contains { $0.hasPrefix("voice ") } }, "\(lines(trace))")
+        let chosen = try XCTUnwrap(lines(trace).last { $0.hasPrefix("voice ") }).dropFirst("voice ".count)
+        XCTAssertNotEqual(chosen, "spk.espeak-ng.en-us")
+
+        // Pause and Continue with the mouse while it speaks again (Ctrl+Enter from the list).
+        let window = try XCTUnwrap(x.waitForWindow(named: "spk-window"))
+        let spoken = lines(trace).count
+        x.run("xdotool", ["key", "ctrl+Return"])
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).dropFirst(spoken).contains { $0.hasPrefix("lit ") && $0 != "lit none" } })
+        let pause = WindowLayoutProbe.pauseButtonCenter
+        x.run("xdotool", ["mousemove", "--window", window, "\(pause.x)", "\(pause.y)", "click", "1"])
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).dropFirst(spoken).contains("paused") }, "\(lines(trace).dropFirst(spoken))")
+        x.run("xdotool", ["mousemove", "--window", window, "\(pause.x)", "\(pause.y)", "click", "1"])
+        XCTAssertTrue(waitUntil(seconds: 5) { self.lines(trace).dropFirst(spoken).contains("continued") }, "\(lines(trace).dropFirst(spoken))")
+        XCTAssertTrue(waitUntil(seconds: 10) { self.lines(trace).dropFirst(spoken).contains("finished") }, "\(lines(trace).dropFirst(spoken))")
+
         // jalv's File > Save writes the plugin's state: the typed text is in it.
         let saved = dir.appendingPathComponent("saved")
         x.run("xdotool", ["mousemove", "20", "12", "click", "1"])
@@ -110,6 +129,7 @@ final class PluginWindowTests: XCTestCase {
         }
         let state = try String(contentsOf: saved.appendingPathComponent("state.ttl"), encoding: .utf8)
         XCTAssertTrue(state.contains("<urn:spk:ns#text> \"\"\"\(sentence)\"\"\"") || state.contains("<urn:spk:ns#text> \"\(sentence.replacingOccurrences(of: "\n", with: "\\n"))\""), state)
+        XCTAssertTrue(state.contains("<urn:spk:ns#voice> \"\(chosen)\""), state)
         XCTAssertTrue(jalv.isRunning, "jalv.gtk3 is still up")
     }
 
@@ -186,4 +206,10 @@ final class PluginWindowTests: XCTestCase {
         XCTAssertTrue(dumped().contains("## UI => Plugin"), "jalv asked")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("trace").path), "-g: the generic UI, not the window")
     }
+}
+
+/// Where the window's Pause button is at its default size (Sources/SpkWindow/WindowLayout.swift:
+/// a 460-pixel-high window, the buttons under the text field, Pause the second).
+enum WindowLayoutProbe {
+    static let pauseButtonCenter = (x: 195, y: 248)
 }

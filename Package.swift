@@ -54,6 +54,7 @@ let package = Package(
         .target(name: "PersonalVoice", dependencies: ["SpkAudio", "SpkProtocol"]),
         .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "VoiceRegistry", "CLV2"]),
         .target(name: "SpkPlugins", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        // The window's one C function: taking the keyboard focus with X errors trapped.
         .target(name: "CXFocus", linkerSettings: [.linkedLibrary("X11")]),
         .target(name: "SpkWindow", dependencies: ["CXWindow", "CXFocus", "CLV2", "SpkProtocol"], linkerSettings: pluginLinkerSettings),
         .target(name: "NeuralVoices", dependencies: ["CSherpaOnnx", "SpkProtocol", "VoiceRegistry"]),

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// An Xvfb server on a display of its own for a test, and the X tools that drive it (xdotool,
-/// xwininfo, ImageMagick's import). Stopped by its PID.
+/// xwininfo). Stopped by its PID.
 final class XServer {
     let display: String
     private let process = Process()
@@ -47,11 +47,6 @@ final class XServer {
             usleep(100_000)
         }
         return nil
-    }
-
-    /// The whole screen as a PNG.
-    func screenshot(_ path: String) {
-        run("import", ["-window", "root", path])
     }
 
     func stop() { JackServer.stop(process) }

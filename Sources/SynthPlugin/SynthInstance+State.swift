@@ -38,6 +38,7 @@ extension SynthInstance {
                 log.warning("spk: restored voice '\(identifier)' is not installed; kept \(worker.defaultVoice)")
             }
         }
+        announceParameters = true
         return LV2_STATE_SUCCESS
     }
 }

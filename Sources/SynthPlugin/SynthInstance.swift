@@ -59,6 +59,9 @@ final class SynthInstance {
     /// state restore), read by state save from any thread.
     let text = SeqlockBytes(capacity: 1 << 14)
     let voice = SeqlockBytes(capacity: 256)
+    /// Set by state restore (never concurrent with run()): run() then sends spk:text and
+    /// spk:voice on notify, so open UIs show what a preset or session brought.
+    var announceParameters = false
 
     init(engine: SpeechEngine, defaultVoice: String, sampleRate: Double, map: UnsafePointer<LV2_URID_Map>,
          schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?, log: PluginLog) {

@@ -31,6 +31,9 @@ final class SynthWorker {
     /// Frames written to the frame ring so far: the timeline position of the next frame.
     private var position: Int64 = 0
 
+    /// Where a phrase-bank request's text starts in `spk:text`: its markers point into the whole text.
+    private var textBases: [Int64: Int] = [:]
+
     /// Set while rendered audio or queued requests remain, so `run()` knows to schedule more work.
     let hasMore = Atomic<Bool>(false)
 
@@ -101,6 +104,7 @@ final class SynthWorker {
             commands.pop()
             switch CommandHeader.Kind(rawValue: header.kind) {
             case .speak?:
+                if header.textBase > 0 { textBases[header.request] = Int(header.textBase) }
                 let more = header.flags & CommandHeader.more != 0
                 queue.append(SpeechRequest(id: header.request, ssml: more ? "" : text, voice: voice.isEmpty ? nil : voice,
                                            rate: Double(header.rate), pitch: Double(header.pitch),
@@ -128,6 +132,12 @@ final class SynthWorker {
                 let catalog = self.catalog
                 let voices = catalog.listing(installed: catalog.installed)
                 reply { $0.voiceList(voices, self.urids) }
+            case .missingPhrase?:
+                let note = header.request, lines = Int(header.textBase)
+                let message = "MIDI note \(note) asks for line \(Int(note) - PhraseBank.firstNote + 1) of spk:text, "
+                    + "which has \(lines) line\(lines == 1 ? "" : "s") (or that line is empty): nothing spoken"
+                log.warning("spk: " + message)
+                reply { $0.error(request: 0, message: message, self.urids) }
             case .getCatalog?:
                 let voices = catalog.listing(installed: nil)
                 reply { $0.voiceList(voices, property: self.urids.catalog, self.urids) }
@@ -159,6 +169,7 @@ final class SynthWorker {
     /// `end` record marks where it stops, which is what `run()` waits for to stop skipping.
     private func cancel(_ request: Int64) {
         assembling[request] = nil
+        textBases[request] = nil
         if let index = queue.firstIndex(where: { $0.id == request }) {
             queue.remove(at: index)
             pending.append(.event(request: request, kind: .end, flags: EventHeader.End.cancelled.rawValue, atom: []))
@@ -232,7 +243,8 @@ final class SynthWorker {
                         pending.append(.frames(request: request, samples: chunk.samples[from..<marker.frame]))
                         from = marker.frame
                     }
-                    let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
+                    let event = SpkEvent.Marker(request: request, type: marker.type,
+                                                textOffset: marker.source.offset + (textBases[request] ?? 0),
                                                 textLength: marker.source.length, name: marker.name)
                     pending.append(.event(request: request, kind: .atom, flags: marker.type == .word ? EventHeader.wordBoundary : 0,
                                           atom: forge { $0.marker(event, self.urids) }))
@@ -262,6 +274,7 @@ final class SynthWorker {
     }
 
     private func finish(_ request: Int64, _ how: EventHeader.End) {
+        textBases[request] = nil
         pending.append(.event(request: request, kind: .end, flags: how.rawValue, atom: []))
         renderer = nil
         current = 0

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Programs the tests start (Fixture.run("NAME"...), "/usr/bin/NAME", "/bin/NAME").
-from_tests=$(grep -rhoE 'Fixture\.run\("[a-z_0-9.-]+"|"/(usr/)?bin/[a-z_0-9.-]+"' Tests Benchmarks 2>/dev/null \
+from_tests=$(grep -rhoE --exclude-dir='.build*' 'Fixture\.run\("[a-z_0-9.-]+"|"/(usr/)?bin/[a-z_0-9.-]+"' Tests Benchmarks 2>/dev/null \
     | sed -E 's/^Fixture\.run\("//; s/^"//; s/"$//; s#^/(usr/)?bin/##' | sort -u)
 # Programs the scripts run (beyond bash builtins and swift itself, which is not a Debian package).
 from_scripts="apt-get awk basename cat cc cp cut date debconf-set-selections dirname dpkg-query du grep head id install

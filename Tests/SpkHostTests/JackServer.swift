@@ -77,6 +77,31 @@ final class JackServer {
         stop(recorder)
     }
 
+    /// `spkhost play` of a long text into this server, speaking for 1.5 s already: for tests of
+    /// what it does when the server goes wrong. Its standard error is in the pipe.
+    func startLongPlay() throws -> (play: Process, stderr: Pipe) {
+        let play = Process()
+        play.executableURL = URL(fileURLWithPath: Fixture.spkhost)
+        play.arguments = ["play", "--text", String(repeating: "This goes on for a long while. ", count: 20)]
+        play.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(["LV2_PATH": Fixture.lv2Path]) { $1 }
+        let err = Pipe()
+        play.standardError = err
+        play.standardOutput = FileHandle.nullDevice
+        try play.run()
+        usleep(1_500_000)
+        XCTAssertTrue(play.isRunning, "still speaking")
+        return (play, err)
+    }
+
+    /// Waits at most `seconds` for `process` to exit; true if it did (else it is stopped).
+    static func exits(_ process: Process, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let exited = !process.isRunning
+        stop(process)
+        return exited
+    }
+
     /// TERM, then KILL after three seconds.
     static func stop(_ process: Process) {
         guard process.isRunning else { return }

@@ -43,18 +43,7 @@ final class JalvTests: XCTestCase {
         // the file itself, `<>`, as jalv saves them).
         let stateDir = Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDir) }
-        let prefixes = """
-        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-        @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
-        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-        @prefix state: <http://lv2plug.in/ns/ext/state#> .
-        @prefix spk: <urn:spk:ns#> .
-
-        """
-        try (prefixes + "<state.ttl> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:seeAlso <state.ttl> .\n")
-            .write(to: stateDir.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
-        try (prefixes + "<> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:label \"MIDI test\" ; state:state [ spk:text \"Hello from a MIDI key, held down.\" ] .\n")
-            .write(to: stateDir.appendingPathComponent("state.ttl"), atomically: true, encoding: .utf8)
+        try writeJalvState(in: stateDir, properties: "spk:text \"Hello from a MIDI key, held down.\"", label: "MIDI test")
 
         let jack = try JackServer()
         defer { jack.stop() }

@@ -182,18 +182,7 @@ final class PluginWindowTests: XCTestCase {
         defer { jack.stop(); x.stop() }
         let dir = Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let prefixes = """
-        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-        @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
-        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-        @prefix state: <http://lv2plug.in/ns/ext/state#> .
-        @prefix spk: <urn:spk:ns#> .
-
-        """
-        try (prefixes + "<state.ttl> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:seeAlso <state.ttl> .\n")
-            .write(to: dir.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
-        try (prefixes + "<> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; state:state [ spk:text \"A text from the session.\" ; spk:voice \"spk.espeak-ng.en-gb-scotland\" ] .\n")
-            .write(to: dir.appendingPathComponent("state.ttl"), atomically: true, encoding: .utf8)
+        try writeJalvState(in: dir, properties: "spk:text \"A text from the session.\" ; spk:voice \"spk.espeak-ng.en-gb-scotland\"")
         let log = dir.appendingPathComponent("jalv.log")
         // stdbuf: jalv's dump goes to a file, which stdio would otherwise buffer until exit.
         let jalv = try startHost("/usr/bin/stdbuf", ["-oL", "/usr/bin/jalv.gtk3", "-g", "-d", "--jack-name", "spk-gen", "-l", dir.path],

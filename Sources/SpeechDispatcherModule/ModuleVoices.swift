@@ -63,6 +63,14 @@ public struct ModuleVoices: Sendable {
         }
         guard !pool.isEmpty else { return defaultVoice }
         guard let type = settings.voiceType else { return pool[0] }
+        // A child's voice may speak another variety of the language (en-GB for en-US).
+        if type == .childMale || type == .childFemale, !pool.contains(where: { $0.age > 0 && $0.age < 16 }),
+           let language = settings.language ?? defaultVoice?.primaryLanguages.first {
+            let base = String(language.prefix { $0 != "-" })
+            let wider = ordinary.filter { LanguageTag.matches($0.supportedLanguages, wanted: [base]) }
+            let gender: Voice.Gender = type == .childMale ? .male : .female
+            if let child = wider.first(where: { $0.gender == gender && $0.age > 0 && $0.age < 16 }) { return child }
+        }
         return Self.pick(type, from: pool)
     }
 

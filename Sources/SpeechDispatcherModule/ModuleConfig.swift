@@ -7,6 +7,7 @@ import Glibc
 ///     SpkSampleRate 22050
 ///     SpkBlockFrames 1024
 ///     SpkSoundIconFolder "/usr/share/sounds/sound-icons/"
+///     SpkAheadSeconds 0
 ///     SpkMinRate 80
 ///     SpkNormalRate 170
 ///     SpkMaxRate 449
@@ -18,6 +19,9 @@ public struct ModuleConfig: Equatable, Sendable {
     /// audio pieces sent to the server.
     public var blockFrames = 1024
     public var soundIconFolder: String? = "/usr/share/sounds/sound-icons/"
+    /// How far the audio sent may run ahead of its playing time, in seconds; 0: no bound (all
+    /// of it as fast as it is made, as speech-dispatcher's own modules send it).
+    public var aheadSeconds = 0.0
     public var mapping = ProsodyMapping()
 
     public init() {}
@@ -44,6 +48,7 @@ public struct ModuleConfig: Equatable, Sendable {
             case "SpkDefaultVoice": config.defaultVoice = value.isEmpty ? nil : value
             case "SpkSampleRate": config.sampleRate = try number(8000...192000)
             case "SpkBlockFrames": config.blockFrames = try number(64...16384)
+            case "SpkAheadSeconds": config.aheadSeconds = Double(try number(0...3600))
             case "SpkSoundIconFolder": config.soundIconFolder = value.isEmpty ? nil : value
             case "SpkMinRate": config.mapping.minRate = Double(try number(1...1000))
             case "SpkNormalRate": config.mapping.normalRate = Double(try number(1...1000))

@@ -57,7 +57,7 @@ public final class ModuleServer: @unchecked Sendable {
         if let configPath { config = try ModuleConfig.load(configPath) }
         let host = try SynthHost(sampleRate: Double(config.sampleRate), block: config.blockFrames)
         self.host = host
-        speaker = Speaker(host: host, output: output)
+        speaker = Speaker(host: host, output: output, lead: config.aheadSeconds)
     }
 
     /// Answers one command; true for QUIT.

@@ -18,12 +18,13 @@ public final class Speaker: @unchecked Sendable {
     /// speech-dispatcher's own marks, where a paused message can be resumed.
     static let resumableMarkPrefix = "__spd_"
 
-    /// How far the audio sent may run ahead of the time it takes to play: the server queues
-    /// what it gets, so without a bound a long "say all" would sit in the server's memory
-    /// whole, and a STOP would find it all already synthesized.
+    /// How far the audio sent may run ahead of the time it takes to play (0: no bound). The
+    /// server queues what it gets, so without a bound a long "say all" sits in the server's
+    /// memory whole; with one, an ALSA device whose buffer is longer than the bound starts only
+    /// when the message ends (it waits for a full buffer), so it is off by default.
     public let lead: Double
 
-    public init(host: SynthHost, output: ModuleOutput, lead: Double = 1.0) {
+    public init(host: SynthHost, output: ModuleOutput, lead: Double = 0) {
         self.host = host
         self.output = output
         self.lead = lead
@@ -47,7 +48,6 @@ public final class Speaker: @unchecked Sendable {
     /// Speaks `ssml` with `voice` to the end, or until stopped or paused; reports BEGIN and then
     /// END, STOP or PAUSE.
     public func speak(ssml: String, voice: Voice, controls: ProsodyMapping.Controls) {
-        defer { speaking.store(false, ordering: .releasing) }
         let request = nextRequest
         nextRequest += 1
         output.lines("701 BEGIN")
@@ -58,6 +58,8 @@ public final class Speaker: @unchecked Sendable {
             ModuleLog.write("\(voice.identifier): \(error)")
             ending = "703 STOP"
         }
+        // Free before the server hears the end: it sends the next message as soon as it does.
+        speaking.store(false, ordering: .releasing)
         output.lines(ending)
     }
 
@@ -67,7 +69,7 @@ public final class Speaker: @unchecked Sendable {
         var sent = 0
         var start = 0.0
         while true {
-            if sent > 0 { waitForPlayback(sent: sent, start: start) }
+            if sent > 0 && lead > 0 { waitForPlayback(sent: sent, start: start) }
             let (audio, events, ended, failure): ([Float], [(frame: Int64, event: SpkEvent)], Bool, String?) = try host.lock.withLock { _ in
                 let synth = try host.synth(voice.plugin)
                 let u = synth.plugin.urids.spk

@@ -11,8 +11,13 @@ final class ModuleProcessTests: XCTestCase {
 
     var environment: [String: String] { ["LV2_PATH": ModuleFixture.lv2Path, "XDG_DATA_HOME": data.path] }
 
-    func started() throws -> ModuleProcess {
-        let module = try ModuleProcess(environment: environment)
+    func started(config: String? = nil) throws -> ModuleProcess {
+        var path: String?
+        if let config {
+            path = data.appendingPathComponent("spk.conf").path
+            try config.write(toFile: path!, atomically: true, encoding: .utf8)
+        }
+        let module = try ModuleProcess(environment: environment, config: path)
         module.send("INIT\n")
         XCTAssertTrue(module.waitForLine("299 OK LOADED SUCCESSFULLY"), "\(module.lines)")
         module.send("AUDIO\naudio_output_method=server\n.\n")
@@ -21,7 +26,9 @@ final class ModuleProcessTests: XCTestCase {
     }
 
     func testStopEndsTheMessageWithinABlockOfAudio() throws {
-        let module = try started()
+        // A bound on how far ahead of playing time audio goes: otherwise the whole message is
+        // made and sent before any STOP can come.
+        let module = try started(config: "SpkAheadSeconds 1\n")
         defer { module.stop() }
         module.send("SPEAK\n" + SpeechdEndToEndTests.longText + "\n.\n")
         XCTAssertTrue(module.wait { $0.contains { if case .audio = $0 { true } else { false } } })

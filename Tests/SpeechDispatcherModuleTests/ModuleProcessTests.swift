@@ -50,6 +50,25 @@ final class ModuleProcessTests: XCTestCase {
         XCTAssertTrue(module.wait { $0.filter { $0 == .line("702 END") }.count == 1 }, "\(module.lines)")
     }
 
+    /// PAUSE stops right after the next of speech-dispatcher's own `__spd_` marks, where the
+    /// server resumes the message later.
+    func testPauseStopsAfterTheNextResumableMark() throws {
+        let module = try started(config: "SpkAheadSeconds 1\n")
+        defer { module.stop() }
+        let sentences = SpeechdEndToEndTests.longText.split(separator: ".").map { $0 + "." }
+        let ssml = "<speak>" + sentences.enumerated().map { "\($1)<mark name=\"__spd_\($0)\"/>" }.joined() + "</speak>"
+        module.send("SPEAK\n\(ssml)\n.\n")
+        XCTAssertTrue(module.wait { $0.contains { if case .audio = $0 { true } else { false } } })
+        module.send("PAUSE\n")
+        XCTAssertTrue(module.waitForLine("704 PAUSE"), "\(module.lines)")
+        let lines = module.lines
+        let pause = lines.firstIndex(of: "704 PAUSE")!
+        XCTAssertEqual(lines[pause - 1], "700 INDEX MARK")
+        XCTAssertTrue(lines[pause - 2].hasPrefix("700-__spd_"), "\(lines)")
+        XCTAssertFalse(lines.contains("700-__spd_\(sentences.count - 1)"), "paused before the end: \(lines)")
+        XCTAssertFalse(lines.contains("702 END"))
+    }
+
     func testAudioComesBackDecodableAndAudible() throws {
         let module = try started()
         defer { module.stop() }

@@ -44,9 +44,18 @@ server=$!
 for _ in $(seq 100); do [ -S "$work/sock" ] && break; sleep 0.05; done
 /usr/bin/python3 "$root/Benchmarks/speechd/first_sound.py" "$work/sock" "$work/device.log" 22050 "$count" spk espeak-ng -- \
     "Hello" "The quick brown fox jumps over the lazy dog, and then it runs into the forest." > "$work/results.json"
-/usr/bin/python3 - "$work/results.json" <<'PY'
+# The modules alone, over their protocol without a server or device: SPEAK to the first 705
+# AUDIO piece holding a non-zero sample.
+LV2_PATH=$work/lv2 XDG_DATA_HOME=$work/data /usr/bin/python3 "$root/Benchmarks/speechd/module_first_audio.py" "$count" \
+    "spk=$build/sd_spk:$root/config/spk.conf" \
+    "espeak-ng=/usr/lib/speech-dispatcher-modules/sd_espeak-ng:/etc/speech-dispatcher/modules/espeak-ng.conf" -- \
+    "Hello" "The quick brown fox jumps over the lazy dog, and then it runs into the forest." > "$work/modules.json"
+for part in "results.json:speak() to the first non-zero sample at the device, through speech-dispatcher" \
+            "modules.json:SPEAK to the module's first non-zero 705 AUDIO piece, no server"; do
+/usr/bin/python3 - "$work/${part%%:*}" "${part#*:}" <<'PY'
 import json, statistics, sys
 results = json.load(open(sys.argv[1]))
+print(sys.argv[2])
 print(f"{'module':<10} {'text':<10} {'n':>3} {'median ms':>10} {'p90 ms':>8}")
 for module, texts in results.items():
     for text, times in texts.items():
@@ -55,5 +64,6 @@ for module, texts in results.items():
             print(f"{module:<10} {text[:10]:<10}   0  (no sound reached the device)"); continue
         p90 = times[min(len(times) - 1, int(round(0.9 * (len(times) - 1))))]
         label = "word" if len(text.split()) == 1 else "sentence"
-        print(f"{module:<10} {label:<10} {len(times):>3} {statistics.median(times):>10.1f} {p90:>8.1f}")
+        print(f"{module:<10} {label:<10} {len(times):>3} {statistics.median(times):>10.2f} {p90:>8.2f}")
 PY
+done

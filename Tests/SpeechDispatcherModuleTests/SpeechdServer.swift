@@ -153,9 +153,12 @@ final class SpeechdServer {
         }
     }
 
+    /// The server's log and its modules' (their stderr, in $XDG_RUNTIME_DIR/speech-dispatcher/log/).
     func log() -> String {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: moduleLog)) ?? []
-        return (files.map { moduleLog + "/" + $0 } + [stderrPath])
+        let modules = directory.path + "/speech-dispatcher/log"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: moduleLog)) ?? []).map { moduleLog + "/" + $0 }
+            + ((try? FileManager.default.contentsOfDirectory(atPath: modules)) ?? []).map { modules + "/" + $0 }
+        return (files + [stderrPath])
             .map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }.joined(separator: "\n")
     }
 

@@ -10,6 +10,7 @@ let package = Package(
     name: "spk",
     products: [
         .executable(name: "spkhost", targets: ["spkhost"]),
+        .executable(name: "sd_spk", targets: ["sd_spk"]),
         // Every synth plugin, in one library: plugins/spk.lv2's spk.so (see Sources/SpkPlugins).
         .library(name: "spk", type: .dynamic, targets: ["SpkPlugins"]),
         // The plugin window, an LV2 X11 UI for every synth: plugins/spk.lv2's spk_ui.so.
@@ -85,3 +86,12 @@ for (target, dependency) in [("SpeechEngines", "NeuralVoices"), ("spkhost", "Neu
                              ("SpeechEnginesTests", "NeuralVoices"), ("SpkHostTests", "NeuralVoices")] {
     package.targets.first { $0.name == target }?.dependencies.append(.target(name: dependency))
 }
+
+// The speech-dispatcher output module (issue 16): sd_spk over a library with the protocol, and
+// spkhost's `speechd enable|disable`.
+package.targets += [
+    .target(name: "SpeechDispatcherModule", dependencies: ["LV2Host", "SSML", "SpkProtocol", "VoiceRegistry"]),
+    .executableTarget(name: "sd_spk", dependencies: ["SpeechDispatcherModule"]),
+    .testTarget(name: "SpeechDispatcherModuleTests", dependencies: ["SpeechDispatcherModule", "SpkProtocol", "SpkAudio", "SpkTestSupport", "PersonalVoice"]),
+]
+package.targets.first { $0.name == "spkhost" }?.dependencies.append(.target(name: "SpeechDispatcherModule"))

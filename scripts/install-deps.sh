@@ -18,6 +18,8 @@ packages=(
     libx11-dev libcairo2-dev libpango1.0-dev      # the plugin window: Xlib, cairo and pango, no toolkit
     xvfb xdotool x11-utils imagemagick xclip      # the window's tests: a headless X server, typing and clicking, screenshots, a clipboard
     libqt5x11extras5                              # jalv.qt5 embeds X11 plugin UIs only with it (a Recommends of jalv)
+    speech-dispatcher python3-speechd info        # sd_spk's host, its Python client, the module protocol's manual
+    speech-dispatcher-espeak-ng                   # speech-dispatcher's own espeak-ng module: the benchmark's peer
 )
 missing=()
 for p in "${packages[@]}"; do

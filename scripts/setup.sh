@@ -16,4 +16,9 @@ install -m 0755 .build-release/release/spkhost "$bin_dir/spkhost"
 # spkhost bench counts run()'s allocations by preloading ordo-one's malloc interposer, which it
 # looks for beside itself.
 install -m 0644 .build-release/release/libMallocInterposerSwift.so "$bin_dir/libMallocInterposerSwift.so"
-echo "spk is set up: spkhost in $bin_dir, LV2 bundles in $lv2_dir"
+# The speech-dispatcher module and its configuration, where `spkhost speechd enable` finds them.
+sd_dir=/usr/local/lib/speech-dispatcher-modules; [ "$(id -u)" -eq 0 ] || sd_dir=$HOME/.local/lib/speech-dispatcher-modules
+mkdir -p "$sd_dir"
+install -m 0755 .build-release/release/sd_spk "$sd_dir/sd_spk"
+[ -f "$sd_dir/spk.conf" ] || install -m 0644 config/spk.conf "$sd_dir/spk.conf"
+echo "spk is set up: spkhost in $bin_dir, LV2 bundles in $lv2_dir, sd_spk in $sd_dir (spkhost speechd enable offers its voices to speech-dispatcher)"

@@ -6,7 +6,7 @@ struct SpkHost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spkhost",
         abstract: "Speak SSML with spk's LV2 speech synthesizers.",
-        subcommands: [Plugins.self, Voices.self, VoiceCommand.self, PersonalVoiceCommand.self, Render.self, Play.self, Live.self, Bench.self, BenchEngine.self])
+        subcommands: [Plugins.self, Voices.self, VoiceCommand.self, PersonalVoiceCommand.self, Render.self, Play.self, Live.self, Bench.self, BenchEngine.self, SpeechdCommand.self])
 
     /// ArgumentParser's own `main`, except that a usage error (a bad or missing option, a failed
     /// `validate()`) is one `error:` line and exit status 1, as every other failure; help and

@@ -13,11 +13,14 @@ let package = Package(
         .executable(name: "sd_spk", targets: ["sd_spk"]),
         // Every synth plugin, in one library: plugins/spk.lv2's spk.so (see Sources/SpkPlugins).
         .library(name: "spk", type: .dynamic, targets: ["SpkPlugins"]),
+        // The plugin window, an LV2 X11 UI for every synth: plugins/spk.lv2's spk_ui.so.
+        .library(name: "spk_ui", type: .dynamic, targets: ["SpkWindow"]),
         .library(name: "NeuralVoices", targets: ["NeuralVoices"]),
         .library(name: "SSML", targets: ["SSML"]),
         .library(name: "LV2Host", targets: ["LV2Host"]),
         .library(name: "SynthPlugin", targets: ["SynthPlugin"]),
         .library(name: "SpkProtocol", targets: ["SpkProtocol"]),
+        .library(name: "SpkAudio", targets: ["SpkAudio"]),
         .library(name: "SpeechEngines", targets: ["SpeechEngines"]),
         .library(name: "CEspeakNG", targets: ["CEspeakNG"]),
         .library(name: "CFlite", targets: ["CFlite"]),
@@ -38,6 +41,8 @@ let package = Package(
         // flite 2.2 has no pkg-config file: its module map names the libraries.
         .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        // The plugin window's drawing: Xlib, cairo and pango (no toolkit; see Sources/SpkWindow).
+        .systemLibrary(name: "CXWindow", pkgConfig: "pangocairo", providers: [.apt(["libx11-dev", "libcairo2-dev", "libpango1.0-dev"])]),
         // sherpa-onnx's C API, declared in a header of spk's own: the library comes with a
         // neural voice and is dlopen'ed, so nothing links it.
         .systemLibrary(name: "CSherpaOnnx"),
@@ -51,6 +56,9 @@ let package = Package(
         .target(name: "PersonalVoice", dependencies: ["SpkAudio", "SpkProtocol"]),
         .target(name: "SynthPlugin", dependencies: ["SpeechEngines", "SpkProtocol", "LockFree", "VoiceRegistry", "CLV2"]),
         .target(name: "SpkPlugins", dependencies: ["SynthPlugin", "SpeechEngines", "CLV2"], linkerSettings: pluginLinkerSettings),
+        // The window's one C function: taking the keyboard focus with X errors trapped.
+        .target(name: "CXFocus", linkerSettings: [.linkedLibrary("X11")]),
+        .target(name: "SpkWindow", dependencies: ["CXWindow", "CXFocus", "CLV2", "SpkProtocol"], linkerSettings: pluginLinkerSettings),
         .target(name: "NeuralVoices", dependencies: ["CSherpaOnnx", "SpkProtocol", "VoiceRegistry"]),
         .target(name: "LV2Host", dependencies: ["CLilv", "CLV2", "SpkProtocol", "LockFree"]),
         .target(name: "JACKBackend", dependencies: ["CJack", "LockFree"]),
@@ -66,7 +74,7 @@ let package = Package(
 
         .target(name: "SpkTestSupport", dependencies: ["SpkAudio"], path: "Tests/SpkTestSupport"),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
-        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport"]),
+        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "SpkAudio", "SpkTestSupport", "VoiceRegistry"]),
         .testTarget(name: "SpkHostTests", dependencies: ["LV2Host", "SpkAudio", "SpkTestSupport", "VoiceRegistry", "PersonalVoice"]),
     ],
     swiftLanguageModes: [.v5]

@@ -32,6 +32,7 @@ let package = Package(
         .executableTarget(name: "spk-engine-bench", dependencies: [
             .product(name: "SpeechEngines", package: "main"),
             .product(name: "SpkProtocol", package: "main"),
+            .product(name: "SpkAudio", package: "main"),
             .product(name: "CEspeakNG", package: "main"),
             .product(name: "CFlite", package: "main"),
         ]),

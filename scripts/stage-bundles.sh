@@ -20,6 +20,12 @@ for bundle in "$root"/plugins/*.lv2; do
     mkdir -p "$out"
     cp "$bundle"/*.ttl "$out/"
     cp "$lib" "$out/$name.so"
+    # The bundle's plugin window, when its manifest declares one (spk_ui.so from libspk_ui.so).
+    if grep -q "<${name}_ui.so>" "$bundle/manifest.ttl"; then
+        ui="$bin/lib${name//-/_}_ui.so"
+        if [ ! -f "$ui" ]; then echo "stage-bundles: $ui is not built" >&2; exit 1; fi
+        cp "$ui" "$out/${name}_ui.so"
+    fi
 done
 # Preset bundles are data only: copied as they are.
 for bundle in "$root"/presets/*.lv2; do

@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/check-test-programs.sh
 swift build --build-tests
 scripts/install-neural-test-voice.sh .build/debug
 # JACK keeps its servers' registry in /dev/shm; servers that were killed leave entries behind,
@@ -15,5 +16,8 @@ if ! pgrep -x jackd >/dev/null && ! pgrep -x jackdbus >/dev/null; then
     rm -rf /dev/shm/jack-shm-registry /dev/shm/jack-[0-9]* /dev/shm/jack_sem.* /dev/shm/jack_db-* 2>/dev/null || true
 fi
 swift test --skip-build
+# A minute of each fuzz target (FUZZING.md): a crash fails the run and is kept in Fuzz/crashes/.
+scripts/fuzz.sh ssml 60
+scripts/fuzz.sh render 60
 
 scripts/release-smoke.sh

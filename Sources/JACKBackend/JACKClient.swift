@@ -26,6 +26,13 @@ public final class JACKClient: @unchecked Sendable {
     public let currentSampleRate = Atomic<Int>(0)
     /// Set when the server shut the client down (killed, or it dropped us).
     public let shutDown = Atomic<Bool>(false)
+    /// Process cycles run so far: the watchdog's evidence that the server still answers.
+    public let processCycles = Atomic<Int>(0)
+    /// Set when the server stopped answering (`checkAnswering`): the client is then left as it
+    /// is at exit, since every call to a stopped server (deactivate, close) waits forever.
+    public let stalled = Atomic<Bool>(false)
+    private var watchedCycles = -1
+    private var watchedSince = timespec()
     nonisolated(unsafe) private var shutdownReason = ""
 
     public struct Failure: Error, CustomStringConvertible {
@@ -78,8 +85,12 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     deinit {
-        if active && !shutDown.load(ordering: .acquiring) { jack_deactivate(client) }
-        jack_client_close(client)
+        if stalled.load(ordering: .acquiring) {
+            // A stopped server never answers: leave the client to the process's exit.
+        } else {
+            if active && !shutDown.load(ordering: .acquiring) { jack_deactivate(client) }
+            jack_client_close(client)
+        }
         buffers?.deallocate()
         inputBuffers?.deallocate()
     }
@@ -120,7 +131,29 @@ public final class JACKClient: @unchecked Sendable {
         active = true
     }
 
+    /// Whether the server still runs the process callback: false once no cycle has come for
+    /// `timeout` seconds while the client is active (a server stopped with SIGSTOP, or hung).
+    /// Called from one polling thread, never from the process callback.
+    public func checkAnswering(timeout: Double = 3) -> Bool {
+        guard active, !shutDown.load(ordering: .acquiring) else { return true }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let cycles = processCycles.load(ordering: .relaxed)
+        if cycles != watchedCycles {
+            watchedCycles = cycles
+            watchedSince = now
+            return true
+        }
+        let waited = Double(now.tv_sec - watchedSince.tv_sec) + Double(now.tv_nsec - watchedSince.tv_nsec) / 1e9
+        if waited > timeout {
+            stalled.store(true, ordering: .releasing)
+            return false
+        }
+        return true
+    }
+
     private func process(_ frames: Int) {
+        processCycles.add(1, ordering: .relaxed)
         if let capture, let inputBuffers {
             for (i, port) in inputPorts.enumerated() {
                 inputBuffers[i] = jack_port_get_buffer(port, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)

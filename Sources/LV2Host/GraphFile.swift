@@ -11,7 +11,20 @@ import Foundation
 
 extension GraphSpec {
     /// Reads a graph file; errors name the file and where in it the problem is.
+    /// The largest graph spkhost builds (README "Limits"): checked when the file is read,
+    /// before a plugin is instantiated or a buffer allocated.
+    public static let maxNodes = 256
+    public static let maxConnections = 4096
+    public static let maxFileBytes = 1 << 20
+
     public static func load(path: String) throws -> GraphSpec {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw HostError("graph file '\(path)': not a regular file") }
+            guard info.st_size <= maxFileBytes else {
+                throw HostError("graph file '\(path)': \(info.st_size) bytes; a graph file may have at most \(maxFileBytes) bytes")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
             throw HostError("cannot read graph file '\(path)': \(reason)")
@@ -22,7 +35,14 @@ extension GraphSpec {
     /// Reads a graph from JSON text; `source` names it in errors.
     public static func decode(_ data: Data, source: String) throws -> GraphSpec {
         do {
-            return try JSONDecoder().decode(GraphSpec.self, from: data)
+            let spec = try JSONDecoder().decode(GraphSpec.self, from: data)
+            guard spec.nodes.count <= maxNodes else {
+                throw HostError("graph file '\(source)': \(spec.nodes.count) nodes; a graph may have at most \(maxNodes)")
+            }
+            guard spec.connections.count <= maxConnections else {
+                throw HostError("graph file '\(source)': \(spec.connections.count) connections; a graph may have at most \(maxConnections)")
+            }
+            return spec
         } catch let error as DecodingError {
             throw HostError("graph file '\(source)': \(Self.describe(error))")
         }
@@ -103,7 +123,13 @@ extension GraphSpec.Node: Codable {
         id = try c.decode(String.self, forKey: .id)
         plugin = try c.decode(String.self, forKey: .plugin)
         preset = try c.decodeIfPresent(String.self, forKey: .preset)
-        controls = try c.decodeIfPresent([String: Float].self, forKey: .controls) ?? [:]
+        // Read as Double, so a value beyond Float's range is named rather than "not valid JSON".
+        let wide = try c.decodeIfPresent([String: Double].self, forKey: .controls) ?? [:]
+        for (symbol, value) in wide.sorted(by: { $0.key < $1.key }) where !value.isFinite || abs(value) > Double(Float.greatestFiniteMagnitude) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.controls, AnyKey(stringValue: symbol)],
+                debugDescription: "\(value) is outside the range of a 32-bit float (node '\(id)')"))
+        }
+        controls = wide.mapValues { Float($0) }
     }
 
     public func encode(to encoder: Encoder) throws {

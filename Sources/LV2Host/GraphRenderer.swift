@@ -20,8 +20,16 @@ public final class GraphRenderer {
 
     /// Speaks `parts` as request 1. `sink` receives the output, one buffer per channel, in
     /// order; the result is the request's events. A `spk:Error` is thrown.
-    public func render(_ parts: [SpeechPart], maxSeconds: Double = 3600,
-                       sink: ([UnsafeBufferPointer<Float>]) throws -> Void) throws -> [SpeechSynth.TimedEvent] {
+    public func render(_ parts: [SpeechPart], sink: ([UnsafeBufferPointer<Float>]) throws -> Void) throws -> [SpeechSynth.TimedEvent] {
+        var events: [SpeechSynth.TimedEvent] = []
+        try render(parts, sink: sink) { events.append($0) }
+        return events
+    }
+
+    /// Speaks `parts` as request 1, handing on output and events as they come. A render stops
+    /// with an error after `SpeechSynth.stallSeconds` of audio with neither sound nor event.
+    public func render(_ parts: [SpeechPart], sink: ([UnsafeBufferPointer<Float>]) throws -> Void,
+                       events: (SpeechSynth.TimedEvent) throws -> Void) throws {
         try graph.speak(parts, request: 1)
         let channels = graph.channelCount, block = graph.maxBlock, latency = graph.latency
         let buffers = (0..<channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
@@ -32,16 +40,17 @@ public final class GraphRenderer {
         }
         for (c, buffer) in buffers.enumerated() { pointers[c] = buffer }
 
-        var events: [SpeechSynth.TimedEvent] = []
         var speechEnd: Int64?
+        var lastSign: Int64 = 0
         var tail = Tail(channels: channels, threshold: silenceThreshold,
                         silentFrames: Int64(silenceSeconds * graph.sampleRate), maxFrames: Int64(maxTailSeconds * graph.sampleRate))
-        let limit = Int64(maxSeconds * graph.sampleRate)
+        let stallFrames = Int64(SpeechSynth.stallSeconds * graph.sampleRate)
         var blockStart: Int64 = 0  // frames rendered (graph time)
         while !tail.done {
             graph.process(block, into: pointers)
             for timed in graph.receive() {
-                events.append(timed)
+                lastSign = timed.frame
+                try events(timed)
                 switch timed.event {
                 case .finished(1): speechEnd = timed.frame
                 case .error(1, let message): throw HostError(message)
@@ -57,13 +66,15 @@ public final class GraphRenderer {
             }
             if speechEnd != nil {
                 for frame in max(first, end)..<block where !tail.done { tail.take(buffers, at: frame) }
-            } else if blockStart > limit {
-                throw HostError("request did not finish within \(Int(maxSeconds)) s of audio")
+            } else {
+                if buffers.contains(where: { UnsafeBufferPointer(start: $0, count: block).contains { $0 != 0 } }) { lastSign = blockStart }
+                if blockStart - lastSign > stallFrames {
+                    throw HostError("the synth made no sound and no event for \(Int(SpeechSynth.stallSeconds)) s of audio; stopped")
+                }
             }
             blockStart += Int64(block)
         }
         if tail.keptFrames > 0 { try tail.withKept(sink) }
-        return events
     }
 }
 

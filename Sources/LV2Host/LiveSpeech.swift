@@ -18,6 +18,9 @@ public final class LiveSpeech: @unchecked Sendable {
     private let notify: UnsafeMutableRawPointer, notifyCapacity: Int
     private let out: UnsafeMutablePointer<Float>
     private let chunkType: UInt32
+    /// Requests whose text is still being sent, a chunk each time the plugin is ready for it.
+    /// Control thread only.
+    private var sending: [Int64: RequestChunks] = [:]
     /// Frames processed so far: the clock events are stamped with.
     public let frames = Atomic<Int64>(0)
     /// Events dropped because the control thread fell behind.
@@ -52,14 +55,41 @@ public final class LiveSpeech: @unchecked Sendable {
         if !queued { throw HostError("the audio thread is not taking requests (is the JACK client running?)") }
     }
 
-    /// Events the plugin reported since the last call, in order.
-    public func receive() -> [SpeechSynth.TimedEvent] {
+    /// Queues request `request`: any size up to `RequestChunks.maximumBytes`, sent in chunks as
+    /// the plugin takes them (`receive` sends the next one on each `spk:Ready`).
+    public func speak(_ text: String, voice: String?, request: Int64) throws {
+        let size = text.utf8.count
+        guard size <= RequestChunks.maximumBytes else { throw HostError(RequestTooLarge(bytes: size).description) }
+        var chunks = RequestChunks(text)
+        let (first, more) = chunks.next()
+        try send { $0.speak(ssml: first, voice: voice, request: request, more: more, urids) }
+        if more { sending[request] = chunks }
+    }
+
+    /// Events the plugin reported since the last call, in order. `spk:Ready` is answered here,
+    /// with the next chunk of that request, and not passed on.
+    public func receive() throws -> [SpeechSynth.TimedEvent] {
         var events: [SpeechSynth.TimedEvent] = []
         while let record = outbox.peek() {
             let frame = record.loadUnaligned(as: Int64.self)
             let atom = AtomRef(record.baseAddress! + 8)
-            if let event = SpkEvent.decode(atom, urids, plugin: plugin.info.uri) { events.append(.init(frame: frame, event: event)) }
+            let event = SpkEvent.decode(atom, urids, plugin: plugin.info.uri)
             outbox.pop()
+            switch event {
+            case .ready(let request)?:
+                if var chunks = sending.removeValue(forKey: request) {
+                    let (text, more) = chunks.next()
+                    try send { $0.append(request: request, ssml: text, more: more, urids) }
+                    if more { sending[request] = chunks }
+                }
+            case .finished(let request)?, .cancelled(let request)?, .error(let request, _)?:
+                sending[request] = nil
+                events.append(.init(frame: frame, event: event!))
+            case let event?:
+                events.append(.init(frame: frame, event: event))
+            case nil:
+                break
+            }
         }
         return events
     }

@@ -24,14 +24,20 @@ final class PartSequencer: @unchecked Sendable {
         var cutShort: Int64 = 0
     }
 
-    /// What precedes a part's spk:Speak atom in the parts ring.
+    /// What precedes a part's spk:Speak atom (or one of its spk:Append chunks) in the parts ring.
     private struct PartHeader {
         var synth: Int32
-        var reserved: Int32 = 0
+        /// 0: a part starts (spk:Speak); 1: the next chunk of the part before it (spk:Append).
+        var kind: Int32 = 0
         var request: Int64
         /// spk:textOffset of the end mark, or -1.
         var endMark: Int64
+        static let start: Int32 = 0, append: Int32 = 1
     }
+
+    /// The largest part (as RequestParts makes them: the whole request, other engines' text
+    /// blanked): half the parts ring, so a part and the next fit in it.
+    static let maximumPartBytes = 4 << 20
 
     private let synths: UnsafeMutableBufferPointer<Synth>
     private let parts = RecordRing(capacityPowerOfTwo: 1 << 23)
@@ -64,19 +70,40 @@ final class PartSequencer: @unchecked Sendable {
 
     // MARK: control thread
 
-    /// Queues a part with the synth `synth` (an index into the synths), as request `id`.
+    /// Queues a part with the synth `synth` (an index into the synths), as request `id`: its
+    /// spk:Speak, then the spk:Append chunks of a part larger than one message, which the audio
+    /// thread sends one by one as the synth answers spk:Ready.
     func enqueue(_ part: SpeechPart, synth: Int, id: Int64) throws {
-        let capacity = synths[synth].controlCapacity - 64
-        var atom = [UInt8](repeating: 0, count: part.ssml.utf8.count + (part.voice?.utf8.count ?? 0) + 256)
-        let used = atom.withUnsafeMutableBytes { bytes -> Int in
-            var writer = AtomWriter(bytes.baseAddress!, capacity: bytes.count)
-            writer.speak(ssml: part.ssml, voice: part.voice, request: id, u)
+        let size = part.ssml.utf8.count
+        guard size <= Self.maximumPartBytes else {
+            throw HostError("a request of \(size) bytes is too large to speak through a render graph or across engines "
+                + "(at most \(Self.maximumPartBytes) bytes, 4 MiB; one synth alone takes up to 100 MiB)")
+        }
+        var chunks = RequestChunks(part.ssml)
+        var first = true
+        repeat {
+            let (text, more) = chunks.next()
+            let kind = first ? PartHeader.start : PartHeader.append
+            try enqueueRecord(PartHeader(synth: Int32(synth), kind: kind, request: id, endMark: Int64(part.endMark ?? -1)),
+                              bytes: text.utf8.count + (part.voice?.utf8.count ?? 0) + 256) { writer in
+                if first {
+                    writer.speak(ssml: text, voice: part.voice, request: id, more: more, u)
+                } else {
+                    writer.append(request: id, ssml: text, more: more, u)
+                }
+            }
+            first = false
+        } while chunks.hasMore
+    }
+
+    private func enqueueRecord(_ header: PartHeader, bytes: Int, _ write: (inout AtomWriter) -> Void) throws {
+        var atom = [UInt8](repeating: 0, count: bytes)
+        let used = atom.withUnsafeMutableBytes { buffer -> Int in
+            var writer = AtomWriter(buffer.baseAddress!, capacity: buffer.count)
+            write(&writer)
             return writer.overflowed ? -1 : writer.offset
         }
-        guard used > 0, used <= capacity else {
-            throw HostError("a request of \(part.ssml.utf8.count) bytes does not fit the \(capacity)-byte control port of <\(part.synth)>")
-        }
-        let header = PartHeader(synth: Int32(synth), request: id, endMark: Int64(part.endMark ?? -1))
+        precondition(used > 0, "a request chunk did not fit its buffer")
         let size = MemoryLayout<PartHeader>.size
         let ok = parts.write(length: size + used) { p in
             p.storeBytes(of: header, as: PartHeader.self)
@@ -130,6 +157,8 @@ final class PartSequencer: @unchecked Sendable {
     /// Takes the next part from the ring and writes its spk:Speak (after a cancel of what its
     /// synth was cut short in) into the synth's control port, for frame 0 of its next run.
     private func startNextPart() -> Bool {
+        // Chunks left of a part that ended early (an error) are not sent.
+        while let record = parts.peek(), record.loadUnaligned(as: PartHeader.self).kind == PartHeader.append { parts.pop() }
         guard let record = parts.peek() else { return false }
         let header = record.loadUnaligned(as: PartHeader.self)
         let s = Int(header.synth)
@@ -164,6 +193,8 @@ final class PartSequencer: @unchecked Sendable {
             if !ok { droppedEvents.add(1, ordering: .relaxed) }
             guard let object = atom.object(u), object[u.request]?.integer(u) == playingRequest else { continue }
             switch object.otype {
+            case u.ready:
+                sendNextChunk(to: playing)
             case u.finished, u.cancelled, u.error:
                 return frame
             case u.marker where playingEndMark >= 0:
@@ -176,6 +207,20 @@ final class PartSequencer: @unchecked Sendable {
             }
         }
         return -1
+    }
+
+    /// Writes the playing part's next spk:Append into the synth's control port, for frame 0 of
+    /// its next run.
+    private func sendNextChunk(to s: Int) {
+        guard let record = parts.peek() else { return }
+        let header = record.loadUnaligned(as: PartHeader.self)
+        guard header.kind == PartHeader.append, header.request == playingRequest else { return }
+        var writer = AtomWriter(synths[s].control, capacity: synths[s].controlCapacity)
+        let sequence = writer.beginSequence(u)
+        writer.frameTime(0)
+        writer.raw(UnsafeRawBufferPointer(rebasing: record[MemoryLayout<PartHeader>.size...]))
+        writer.end(sequence)
+        parts.pop()
     }
 
     private static func writeEmptySequence(_ buffer: UnsafeMutableRawPointer, _ capacity: Int, _ u: SpkURIDs) {

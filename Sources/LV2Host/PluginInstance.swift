@@ -17,6 +17,9 @@ public final class PluginInstance {
     let world: LV2World
     let instance: UnsafeMutablePointer<LilvInstance>
     let worker: HostWorker
+    /// The LV2 log given to the plugin; `logMessages` is what it logged.
+    let log: HostLog
+    public var logMessages: [String] { log.messages }
 
     /// Buffers, by port index.
     public private(set) var audio: [UInt32: UnsafeMutablePointer<Float>] = [:]
@@ -44,6 +47,7 @@ public final class PluginInstance {
         self.maxBlock = maxBlock
         self.urids = urids
         worker = HostWorker(threaded: live)
+        log = HostLog(pluginURI: uri, urids: urids)
 
         // Options: sample rate and block lengths (buf-size), which plugins may read at instantiation.
         rateValue = .allocate(capacity: 1)
@@ -72,6 +76,7 @@ public final class PluginInstance {
             feature(LV2URI.workerSchedule, UnsafeMutableRawPointer(worker.schedule)),
             feature(LV2URI.options, UnsafeMutableRawPointer(options)),
             feature(LV2URI.boundedBlockLength, nil),
+            feature("http://lv2plug.in/ns/ext/log#log", UnsafeMutableRawPointer(log.feature)),
         ]
         featureList = .allocate(capacity: features.count + 1)
         for (i, f) in features.enumerated() { featureList[i] = UnsafePointer(f) }
@@ -144,11 +149,13 @@ public final class PluginInstance {
         slot.pointee = value
     }
 
-    /// Sets the spk synth controls that are given.
-    public func setControls(rate: Float?, pitch: Float?, volume: Float?) throws {
+    /// Sets the spk synth controls that are given (`trim`: 1 drops the silence before a
+    /// request's first sound, the plugin's default; 0 keeps it).
+    public func setControls(rate: Float?, pitch: Float?, volume: Float?, trim: Float? = nil) throws {
         if let rate { try setControl("rate", rate) }
         if let pitch { try setControl("pitch", pitch) }
         if let volume { try setControl("volume", volume) }
+        if let trim { try setControl("trim", trim) }
     }
 
     public func activate() {

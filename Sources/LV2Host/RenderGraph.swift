@@ -36,11 +36,12 @@ public final class RenderGraph: @unchecked Sendable {
 
     /// Values for every synth node's `rate`, `pitch` and `volume` controls (spkhost's options).
     public struct SynthControls: Sendable {
-        public var rate, pitch, volume: Float?
-        public init(rate: Float? = nil, pitch: Float? = nil, volume: Float? = nil) {
+        public var rate, pitch, volume, trim: Float?
+        public init(rate: Float? = nil, pitch: Float? = nil, volume: Float? = nil, trim: Float? = nil) {
             self.rate = rate
             self.pitch = pitch
             self.volume = volume
+            self.trim = trim
         }
     }
 
@@ -111,7 +112,8 @@ public final class RenderGraph: @unchecked Sendable {
             if let port = node.plugin.controlInputs.first(where: { $0.symbol == symbol }) { instance.controls[port.index]?.pointee = value }
         }
         if node.isSynth {
-            try instance.setControls(rate: synthControls.rate, pitch: synthControls.pitch, volume: synthControls.volume)
+            try instance.setControls(rate: synthControls.rate, pitch: synthControls.pitch, volume: synthControls.volume,
+                                     trim: synthControls.trim)
         }
         return instance
     }

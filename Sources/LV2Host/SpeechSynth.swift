@@ -29,8 +29,8 @@ public final class SpeechSynth {
         plugin.activate()
     }
 
-    public func setControls(rate: Float?, pitch: Float?, volume: Float?) throws {
-        try plugin.setControls(rate: rate, pitch: pitch, volume: volume)
+    public func setControls(rate: Float?, pitch: Float?, volume: Float?, trim: Float? = nil) throws {
+        try plugin.setControls(rate: rate, pitch: pitch, volume: volume, trim: trim)
     }
 
     /// The plugin's installed voices (patch:Get of spk:voices).
@@ -52,37 +52,70 @@ public final class SpeechSynth {
         return found
     }
 
+    /// A render stops with an error when the plugin has made neither a sound nor an event for
+    /// this much audio: longer than any break or clip spk plays, so only a synth that will never
+    /// finish meets it. (Nothing else bounds a render: a book is as welcome as a word.)
+    public static let stallSeconds = 3600.0
+
     /// Speaks one request to the end. `sink` receives the audio; the result is every event, in
-    /// order. A `spk:Error` for the request is thrown. `maxSeconds` bounds a request that never ends.
-    public func render(ssml: String, voice: String?, maxSeconds: Double = 3600,
-                       sink: (UnsafeBufferPointer<Float>) throws -> Void) throws -> [TimedEvent] {
+    /// order. A `spk:Error` for the request is thrown.
+    public func render(ssml: String, voice: String?, sink: (UnsafeBufferPointer<Float>) throws -> Void) throws -> [TimedEvent] {
+        var events: [TimedEvent] = []
+        try render(ssml: ssml, voice: voice, sink: sink) { events.append($0) }
+        return events
+    }
+
+    /// Speaks one request to the end, handing on audio and events as they come, so memory does
+    /// not grow with the request's length. A request larger than the control port goes in
+    /// chunks (`RequestChunks`), each when the plugin is ready for it.
+    public func render(ssml: String, voice: String?, sink: (UnsafeBufferPointer<Float>) throws -> Void,
+                       events: (TimedEvent) throws -> Void) throws {
+        let size = ssml.utf8.count
+        guard size <= RequestChunks.maximumBytes else { throw HostError(RequestTooLarge(bytes: size).description) }
         let request = nextRequest
         nextRequest += 1
-        var events: [TimedEvent] = []
+        var chunks = RequestChunks(ssml)
         var start: Int64 = 0
         var endFrame: Int64?
         var failure: String?
-        let limit = Int64(maxSeconds * plugin.sampleRate)
-        var first = true
+        var sendNext = true, sentFirst = false
+        var lastSign: Int64 = 0  // the frame of the last sound or event
+        let stallFrames = Int64(Self.stallSeconds * plugin.sampleRate)
         while endFrame == nil && failure == nil {
-            try runBlock(send: first ? { $0.speak(ssml: ssml, voice: voice, request: request, self.u) } : nil) { frame, event in
-                events.append(TimedEvent(frame: start + frame, event: event))
+            var send: ((inout AtomWriter) -> Void)?
+            if sendNext {
+                let (text, more) = chunks.next()
+                send = !sentFirst ? { $0.speak(ssml: text, voice: voice, request: request, more: more, self.u) }
+                             : { $0.append(request: request, ssml: text, more: more, self.u) }
+                sendNext = false
+                sentFirst = true
+            }
+            var eventFailure: Error?
+            try runBlock(send: send) { frame, event in
                 switch event {
+                case .ready(request): sendNext = chunks.hasMore; return
                 case .finished(request) where endFrame == nil: endFrame = frame
                 case .cancelled(request): endFrame = frame
                 case .error(request, let message): failure = message
                 default: break
                 }
+                lastSign = start + frame
+                if eventFailure == nil {
+                    do { try events(TimedEvent(frame: start + frame, event: event)) } catch { eventFailure = error }
+                }
             }
-            first = false
+            if let eventFailure { throw eventFailure }
             if failure != nil { break }
             let count = endFrame.map { Int($0) } ?? block
-            try sink(UnsafeBufferPointer(rebasing: output[..<count]))
+            let audio = UnsafeBufferPointer(rebasing: output[..<count])
+            if let last = audio.lastIndex(where: { $0 != 0 }) { lastSign = start + Int64(last) }
+            try sink(audio)
             start += Int64(block)
-            if start > limit { throw HostError("request did not finish within \(Int(maxSeconds)) s of audio") }
+            if start - lastSign > stallFrames {
+                throw HostError("the synth made no sound and no event for \(Int(Self.stallSeconds)) s of audio; stopped")
+            }
         }
         if let failure { throw HostError(failure) }
-        return events
     }
 
     /// The audio of the last block.

@@ -45,8 +45,20 @@ public struct PersonalStore: Sendable {
         }
     }
 
+    /// A regular file's bytes (a FIFO or a device is refused, never waited on).
     public func read(_ path: String) throws -> Data {
-        guard let file = fopen(path, "r") else { throw PersonalVoiceError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw PersonalVoiceError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw PersonalVoiceError("cannot read \(path): not a regular file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        guard let file = fdopen(fd, "r") else {
+            close(fd)
+            throw PersonalVoiceError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -71,11 +83,65 @@ public struct PersonalStore: Sendable {
         return profiles.sorted { $0.name < $1.name }
     }
 
-    /// Removes every file of a voice, and its directory.
-    public func delete(slug: String) throws {
+    /// Whether `slug` can name a voice directory: what `slug(_:)` makes of a name (letters,
+    /// digits and inner dashes), so never empty, ".", "..", or anything with a "/".
+    public static func isValidSlug(_ slug: String) -> Bool {
+        !slug.isEmpty && SpkFiles.slug(slug) == slug && !slug.contains("/") && slug != "." && slug != ".."
+    }
+
+    /// Removes every file of the voice `name`, and its directory. Only a voice of this user:
+    /// a name that is no voice id, or a voice owned by someone else, is refused.
+    public func delete(name: String) throws {
+        let slug = Self.slug(name)
+        guard Self.isValidSlug(slug) else {
+            throw PersonalVoiceError("'\(name)' is not a personal voice name (it needs letters or digits)")
+        }
         let path = directory(slug)
-        guard access(path, F_OK) == 0 else { throw PersonalVoiceError("no personal voice '\(slug)' in \(root)") }
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw PersonalVoiceError("no personal voice '\(slug)' in \(root)")
+        }
+        guard info.st_uid == getuid() else {
+            throw PersonalVoiceError("the personal voice '\(slug)' in \(root) is not yours (it belongs to user \(info.st_uid)); only its owner can delete it")
+        }
         try removeTree(path)
+    }
+
+    /// The mark a running build keeps in a voice's directory (`.building.PID`).
+    public static func buildingMark(in directory: String) -> String { "\(directory)/.building.\(getpid())" }
+
+    /// Whether a live process is building the voice in `path` (a `.building.PID` of a live PID).
+    private func isBeingBuilt(_ path: String) -> Bool {
+        guard let dir = opendir(path) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(".building."), let pid = Int32(name.dropFirst(".building.".count)) {
+                if kill(pid, 0) == 0 || errno != ESRCH { return true }
+                unlink(path + "/" + name)
+            }
+        }
+        return false
+    }
+
+    /// What a killed `create` left: a voice directory with a half-made `bank` and no
+    /// `voice.json`. The bank is removed (recordings stay: they are the person's takes), and the
+    /// directory too when nothing else is in it.
+    public func removeUnfinishedVoices() {
+        guard let dir = opendir(root) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        closedir(dir)
+        for name in names where Self.isValidSlug(name) {
+            let path = directory(name)
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid(),
+                  access(path + "/voice.json", F_OK) != 0, !isBeingBuilt(path) else { continue }
+            try? removeTree(path + "/bank")
+            rmdir(path)  // only if empty
+        }
     }
 
     private func removeTree(_ path: String) throws {

@@ -75,6 +75,10 @@ public struct PersonalVoiceBuilder {
 
         let directory = store.directory(slug)
         try store.makePrivateDirectory(directory + "/bank")
+        // Marks the build as running, so another create's clean-up leaves it alone.
+        let mark = PersonalStore.buildingMark(in: directory)
+        close(open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
+        defer { unlink(mark) }
         var pitches: [Double] = [], words = 0, speechSeconds = 0.0, energy = 0.0, derivative = 0.0, speechSamples = 0
         var bank: [BankEntry] = []
         for (n, item) in good.enumerated() {

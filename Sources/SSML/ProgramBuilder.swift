@@ -166,6 +166,9 @@ final class ProgramBuilder: XMLContentHandler {
             return .textOnly(.sub(alias: alias), TextCollector())
         case .phoneme:
             guard let symbols = start.attribute("ph"), !symbols.isBlank else { throw missing("ph") }
+            guard symbols.unicodeScalars.count <= SSMLLimits.maxPhonemeCharacters else {
+                throw ValueError("ph has \(symbols.unicodeScalars.count) characters: a phoneme string may have at most \(SSMLLimits.maxPhonemeCharacters)")
+            }
             let alphabet = start.attribute("alphabet")?.trimmingWhitespace ?? ""
             let phonemes = Phonemes(alphabet: alphabet.isEmpty ? "ipa" : alphabet, symbols: symbols)
             return .textOnly(.phoneme(phonemes), TextCollector())

@@ -49,6 +49,15 @@ final class SAXReader {
         // Never XML_PARSE_NOENT or XML_PARSE_DTDLOAD: no entity is ever expanded or fetched. A
         // Swift String is always UTF-8, so an `encoding` declaration must not re-decode it.
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
+        // Nor may its first bytes: libxml2 would take "<\0\0\0" for UCS-4 and print conversion
+        // errors to stderr. With the encoding named, it does not guess.
+        // (A UTF-8 byte order mark is left to libxml2's detection, which skips it.)
+        if context.pointee.encoding == nil, !source.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            context.pointee.encoding = UnsafePointer(xmlStrdup("UTF-8"))
+        }
+        // Errors are read from the context (xmlCtxtGetLastError); nothing goes to stderr. The
+        // handler is per thread in libxml2, so it is set for every parse.
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
         context.pointee.sax.pointee = SAXReader.callbacks
         let unmanaged = Unmanaged.passRetained(self)
         context.pointee._private = unmanaged.toOpaque()

@@ -199,7 +199,9 @@ public struct SSMLError: Error, Equatable, CustomStringConvertible, Sendable {
     public init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
-        self.message = message
+        // One line: libxml2 quotes the input in some messages (an unfinished CDATA section).
+        self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace }
+            .filter { !$0.isEmpty }.joined(separator: " ")
     }
     public var description: String { "SSML line \(line), column \(column): \(message)" }
 }

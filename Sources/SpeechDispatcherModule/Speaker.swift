@@ -66,6 +66,9 @@ public final class Speaker: @unchecked Sendable {
     private func run(_ request: Int64, ssml: String, voice: Voice, controls: ProsodyMapping.Controls) throws -> String {
         let rate = Int(host.sampleRate)
         var first = true
+        // A message larger than the control port goes in chunks, each once the plugin is ready.
+        var chunks = RequestChunks(ssml)
+        var sendNext = true
         var sent = 0
         var start = 0.0
         while true {
@@ -83,8 +86,16 @@ public final class Speaker: @unchecked Sendable {
                 var events: [(frame: Int64, event: SpkEvent)] = []
                 var end: Int64?
                 var failure: String?
-                try synth.runBlock(send: first ? { $0.speak(ssml: ssml, voice: voice.identifier, request: request, u) } : nil) { frame, event in
+                var message: ((inout AtomWriter) -> Void)?
+                if sendNext {
+                    let (text, more) = chunks.next()
+                    message = first ? { $0.speak(ssml: text, voice: voice.identifier, request: request, more: more, u) }
+                                    : { $0.append(request: request, ssml: text, more: more, u) }
+                    sendNext = false
+                }
+                try synth.runBlock(send: message) { frame, event in
                     switch event {
+                    case .ready(request): sendNext = chunks.hasMore; return
                     case .finished(request), .cancelled(request): end = end ?? frame
                     case .error(request, let message): failure = message
                     default: break

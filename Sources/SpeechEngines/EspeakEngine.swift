@@ -24,6 +24,10 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
 
     nonisolated(unsafe) private static var sharedEngine: Result<EspeakEngine, any Error>?
 
+    /// The settings espeak-ng has now (under `lock`), or nil after a voice was loaded.
+    private struct Parameters: Equatable { var rate, pitch, range: Int32 }
+    nonisolated(unsafe) private static var parameters: Parameters?
+
     /// The process's engine, initialised on first use.
     public static func shared() throws -> EspeakEngine {
         try lock.withLock { _ in
@@ -41,6 +45,7 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
             if namedVoiceFiles[name] == nil || namedVoiceFiles[name] != currentVoiceFile() {
                 guard espeak_SetVoiceByName(name) == EE_OK else { throw SpeechError("espeak-ng has no voice '\(name)'") }
                 namedVoiceFiles[name] = currentVoiceFile()
+                parameters = nil  // loading a voice resets espeak-ng's settings
             }
             return try body()
         }
@@ -104,17 +109,34 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     public func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
                            emit: (SynthesisOutput) throws -> Bool) throws {
         guard let file = files[voice.identifier] else { throw SpeechError("unknown voice '\(voice.identifier)'") }
-        let (input, flags) = Self.espeakInput(for: text)
+        var (input, flags) = Self.espeakInput(for: text)
+        // Within a run, espeak-ng reads the piece with the word that follows it, so that the
+        // piece ends with the pause espeak-ng makes before that word (at the end of its input it
+        // makes another), and stops where that word starts.
+        var lookahead: Int?
+        if !text.endsRun, !text.following.isEmpty, flags & espeakSSML == 0, flags & espeakPHONEMES == 0 {
+            lookahead = input.utf8.count + 1
+            input += " " + text.following
+        }
         try withoutActuallyEscaping(emit) { emit in
-            let context = CallbackContext(text: text.text, emit: emit, wholeRun: text.spellOut || text.phonemes != nil)
+            let context = CallbackContext(text: input, emit: emit, wholeRun: text.spellOut || text.phonemes != nil,
+                                          start: text.start, stopAt: lookahead)
             try Self.lock.withLock { _ in
                 if Self.currentVoiceFile() != file {
                     guard espeak_SetVoiceByName(file) == EE_OK else { throw SpeechError("espeak-ng could not load voice \(file)") }
+                    Self.parameters = nil
                 }
-                espeak_SetParameter(espeakRATE, Self.wordsPerMinute(prosody.rate), 0)
-                espeak_SetParameter(espeakPITCH, Self.pitchParameter(prosody, voice: voice), 0)
-                espeak_SetParameter(espeakRANGE, Int32((50 * prosody.pitchRange).rounded().clamped(0, 100)), 0)
-                espeak_SetParameter(espeakVOLUME, 100, 0)  // loudness is applied by the renderer, exactly
+                // A run is spoken a sentence at a time with the same settings: espeak-ng works out
+                // its speed tables again whenever the rate is set, so only changes are set.
+                let wanted = Parameters(rate: Self.wordsPerMinute(prosody.rate), pitch: Self.pitchParameter(prosody, voice: voice),
+                                        range: Int32((50 * prosody.pitchRange).rounded().clamped(0, 100)))
+                if Self.parameters != wanted {
+                    espeak_SetParameter(espeakRATE, wanted.rate, 0)
+                    espeak_SetParameter(espeakPITCH, wanted.pitch, 0)
+                    espeak_SetParameter(espeakRANGE, wanted.range, 0)
+                    espeak_SetParameter(espeakVOLUME, 100, 0)  // loudness is applied by the renderer, exactly
+                    Self.parameters = wanted
+                }
                 let status = withExtendedLifetime(context) {
                     input.withCString { cString in
                         espeak_Synth(cString, input.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(flags), nil,
@@ -123,6 +145,10 @@ public final class EspeakEngine: SpeechEngine, @unchecked Sendable {
                 }
                 if let error = context.error { throw error }
                 guard status == EE_OK else { throw SpeechError("espeak-ng failed to synthesize (status \(status.rawValue))") }
+                if !context.stopped {
+                    let rest = context.unreportedWords()
+                    if !rest.boundaries.isEmpty { _ = try emit(rest) }
+                }
             }
         }
     }
@@ -168,10 +194,20 @@ private final class CallbackContext {
     let text: [UInt8]
     let wholeRun: Bool
     var error: Error?
-    /// Samples handed on so far.
+    /// Samples espeak-ng has made so far, and those handed on (less the silence dropped).
     private var emitted = 0
+    private var delivered = 0
+    /// espeak-ng opens every call with about 10 ms of digital silence. Within a run, after the
+    /// first piece, it would lengthen the pause between sentences: dropped until the first sound.
+    private var dropLeadingSilence: Bool
 
-    init(text: String, emit: @escaping (SynthesisOutput) throws -> Bool, wholeRun: Bool) {
+    /// Where the following word starts in the text espeak-ng reads: nothing from there on is
+    /// handed on, and synthesis stops at its first event.
+    let stopAt: Int?
+
+    init(text: String, emit: @escaping (SynthesisOutput) throws -> Bool, wholeRun: Bool, start: PieceStart, stopAt: Int?) {
+        self.stopAt = stopAt
+        dropLeadingSilence = start != .run
         var offsets: [Int] = []
         offsets.reserveCapacity(text.unicodeScalars.count + 1)
         var byte = 0
@@ -182,8 +218,29 @@ private final class CallbackContext {
         offsets.append(byte)
         byteOffsets = offsets
         self.text = Array(text.utf8)
+        aligner = EspeakWordAligner(text: self.text)
         self.emit = emit
         self.wholeRun = wholeRun
+    }
+
+    /// Where espeak-ng's character `position` (1-based) starts, in bytes.
+    func byteOffset(position: Int32) -> Int { byteOffsets[min(max(Int(position) - 1, 0), byteOffsets.count - 1)] }
+
+    /// Set when the receiver said stop (a cancel).
+    var stopped = false
+
+    /// The piece's words, one boundary each (`EspeakWordAligner`).
+    var aligner: EspeakWordAligner
+
+    /// Words espeak-ng never reported before the piece's end (or the following word), marked
+    /// where its audio ends: nothing is handed on after them.
+    func unreportedWords() -> SynthesisOutput {
+        var out = SynthesisOutput()
+        guard !wholeRun else { return out }
+        for word in aligner.remaining(before: stopAt ?? text.count, sample: 0) {
+            out.boundaries.append(.init(kind: .word, sample: 0, textRange: word.range))
+        }
+        return out
     }
 
     func byteRange(position: Int32, length: Int32) -> Range<Int> {
@@ -205,10 +262,38 @@ private final class CallbackContext {
         return start..<end
     }
 
+    /// Where the following word's sound starts, in the call's samples, once its event came.
+    private var stopSample: Int?
+
+    /// Rebases the chunk, and ends the piece where the following word (`stopAt`) starts: its
+    /// event comes before its sound (espeak-ng reports a clause's events as it starts the
+    /// clause), so the audio goes on until it reaches that point. True when it has.
+    func stopAtFollowingWord(_ chunk: inout SynthesisOutput) -> Bool {
+        rebase(&chunk)
+        let start = delivered
+        defer { delivered += chunk.samples.count }
+        guard let stop = stopAt else { return false }
+        // The word's own event: espeak-ng reports a sentence's position where its last clause
+        // starts, so a sentence event cannot tell which sentence it opens.
+        if stopSample == nil, let first = chunk.boundaries.first(where: { $0.kind == .word && $0.textRange.lowerBound >= stop }) {
+            stopSample = start + first.sample
+        }
+        guard let end = stopSample else { return false }
+        chunk.boundaries.removeAll { start + $0.sample >= end }
+        guard start + chunk.samples.count >= end else { return false }
+        chunk.samples.removeSubrange(max(end - start, 0)...)
+        return true
+    }
+
     /// Makes a chunk's boundaries index its own samples (espeak counts from the call's start).
     func rebase(_ chunk: inout SynthesisOutput) {
         for i in chunk.boundaries.indices { chunk.boundaries[i].sample = max(0, chunk.boundaries[i].sample - emitted) }
         emitted += chunk.samples.count
+        guard dropLeadingSilence else { return }
+        let sound = chunk.samples.firstIndex { $0 != 0 } ?? chunk.samples.count
+        chunk.samples.removeFirst(sound)
+        for i in chunk.boundaries.indices { chunk.boundaries[i].sample = max(0, chunk.boundaries[i].sample - sound) }
+        dropLeadingSilence = chunk.samples.isEmpty  // all silence so far: go on dropping
     }
 
     /// A sentence espeak starts at `position` runs through its closing punctuation (or to the
@@ -238,9 +323,14 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
     while event.pointee.type != espeakEVENT_LIST_TERMINATED {
         let e = event.pointee
         switch e.type {
+        case espeakEVENT_WORD where context.wholeRun:
+            chunk.boundaries.append(.init(kind: .word, sample: Int(e.sample), textRange: context.byteRange(position: 0, length: 0)))
+        case espeakEVENT_WORD where e.length == 0:
+            break  // espeak-ng 1.51 also reports empty "words" where a clause ends: no word there
         case espeakEVENT_WORD:
-            chunk.boundaries.append(.init(kind: .word, sample: Int(e.sample),
-                                          textRange: context.byteRange(position: e.text_position, length: e.length)))
+            for word in context.aligner.words(at: context.byteOffset(position: e.text_position), sample: Int(e.sample)) {
+                chunk.boundaries.append(.init(kind: .word, sample: word.sample, textRange: word.range))
+            }
         case espeakEVENT_SENTENCE:
             chunk.boundaries.append(.init(kind: .sentence, sample: Int(e.sample),
                                           textRange: context.wholeRun ? context.byteRange(position: 0, length: 0)
@@ -254,9 +344,11 @@ private func espeakSynthCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: I
         chunk.samples = floatSamples(wav, count: Int(count))
     }
     guard !chunk.samples.isEmpty || !chunk.boundaries.isEmpty else { return 0 }
-    context.rebase(&chunk)
+    let reachedEnd = context.stopAtFollowingWord(&chunk)
     do {
-        return try context.emit(chunk) ? 0 : 1
+        let goOn = try context.emit(chunk)
+        if !goOn { context.stopped = true }
+        return goOn && !reachedEnd ? 0 : 1
     } catch {
         context.error = error
         return 1

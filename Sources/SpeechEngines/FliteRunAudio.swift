@@ -1,9 +1,9 @@
-/// The audio of one run, handed on sentence by sentence at the engine's rate.
+/// The audio of one piece of a run, handed on sentence by sentence at the engine's rate.
 ///
 /// flite begins and ends every utterance with a pause of about 0.2 s. Between the sentences of a
-/// run those pauses are flite's own sentence breaks and stay; at the run's edges they would
-/// lengthen every `<break>` and every join between runs, so only short margins around the run's
-/// speech are kept there. Each sentence goes out as flite makes it, up to the end of its speech;
+/// run those pauses are flite's own sentence breaks and stay, also where the run is spoken in
+/// several pieces; at the run's edges they would lengthen every `<break>` and every join between
+/// runs, so only short margins around the run's speech are kept there. Each sentence goes out as flite makes it, up to the end of its speech;
 /// the pause after it is held until it is known whether another sentence follows.
 struct FliteRunAudio {
     /// Kept before the first speech sound, in seconds (onsets rise a little before their segment).
@@ -14,9 +14,13 @@ struct FliteRunAudio {
     static let fadeLength = 0.005
 
     let sampleRate: Double
+    /// Whether the piece ends the run: only then is the pause after its speech cut short.
+    private let endsRun: Bool
     /// Audio after the last speech sound so far: the run's tail, or a pause between sentences.
     private var held: [Float] = []
-    private var started = false
+    /// Whether speech came before, in this piece or (after a sentence) in the one before it:
+    /// then an utterance's lead-in is a pause between sentences, and stays whole.
+    private var started: Bool
 
     // The utterance being received, in its own samples (at the engine's rate).
     /// Its first sample to play (after the run's lead-in is cut) and its speech's end.
@@ -28,7 +32,11 @@ struct FliteRunAudio {
     /// Its boundaries not handed on yet.
     private var waiting: [SynthesisOutput.Boundary] = []
 
-    init(sampleRate: Double) { self.sampleRate = sampleRate }
+    init(sampleRate: Double, start: PieceStart = .run, endsRun: Bool = true) {
+        self.sampleRate = sampleRate
+        self.endsRun = endsRun
+        started = start == .sentence
+    }
 
     private var fade: Int { Int(Self.fadeLength * sampleRate) }
 
@@ -88,9 +96,15 @@ struct FliteRunAudio {
         return out
     }
 
-    /// The end of the run: a short margin of the pause after the last speech, faded if cut.
+    /// The end of the piece: at the end of the run, a short margin of the pause after the last
+    /// speech, faded if cut; otherwise the whole pause, which the next piece's lead-in completes.
     mutating func finish() -> SynthesisOutput {
         var out = SynthesisOutput()
+        guard endsRun else {
+            out.samples = held
+            held.removeAll()
+            return out
+        }
         guard started else { return out }
         let keep = min(held.count, Int(Self.tailMargin * sampleRate))
         out.samples = Array(held[..<keep])

@@ -46,8 +46,9 @@ public final class NeuralEngine: SpeechEngine, @unchecked Sendable {
         guard try emit(SynthesisOutput()) else { return }
         let controls = NeuralProsody(prosody, meanF0: entry.meanF0, unscaledShare: entry.unscaledShare)
         // As for flite: the run's edges are trimmed to short margins, so `<break>` lengths hold.
-        var run = FliteRunAudio(sampleRate: sampleRate)
-        for chunk in try plan(text, voice: model.voice, chunking: chunking) {
+        var run = FliteRunAudio(sampleRate: sampleRate, start: text.start, endsRun: text.endsRun)
+        // The first clause alone only where a run starts: later pieces are whole sentences.
+        for chunk in try plan(text, voice: model.voice, chunking: text.start == .run ? chunking : .sentences) {
             guard try emit(try speak(chunk, model: model, controls: controls, into: &run)) else { return }
         }
         let tail = run.finish()

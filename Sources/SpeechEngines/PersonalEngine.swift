@@ -87,14 +87,19 @@ public final class PersonalEngine: SpeechEngine, @unchecked Sendable {
         var personal = prosody
         personal.rate *= profile.synthetic.rate
         personal.pitch *= profile.synthetic.pitch
-        for sentence in FliteSentences.split(bytes) {
+        let sentences = FliteSentences.split(bytes)
+        for (index, sentence) in sentences.enumerated() {
             let sentenceText = String(decoding: bytes[sentence], as: UTF8.self)
+            // Pauses between sentences stay whole; the piece's own edges are as it was asked.
+            let start = index == 0 ? text.start : .sentence
+            let endsRun = index == sentences.count - 1 ? text.endsRun : false
             if text.phonemes == nil, !text.spellOut, let take = profile.take(for: sentenceText) {
                 guard try emit(try banked(take, profile: profile, text: bytes, sentence: sentence)) else { return }
                 continue
             }
             var stopped = false
-            try flite.synthesize(SynthesisText(text: sentenceText, spellOut: text.spellOut, phonemes: text.phonemes),
+            try flite.synthesize(SynthesisText(text: sentenceText, spellOut: text.spellOut, phonemes: text.phonemes,
+                                               start: start, endsRun: endsRun),
                                  voice: synthetic, prosody: personal) { chunk in
                 var moved = chunk
                 for i in moved.boundaries.indices {

@@ -18,6 +18,10 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// is installed, a voice counts as installed only if this holds.
     func isInstalled(_ voice: Voice) -> Bool
 
+    /// Whether a run's first piece should be its first clause rather than its first sentence:
+    /// for engines whose first sound waits for the analysis of the whole utterance (flite).
+    var speaksFirstClauseAlone: Bool { get }
+
     /// Speaks `text`, handing over audio as soon as the engine has it: each chunk's boundaries
     /// index that chunk's samples. `emit` returns false to stop (a cancel).
     func synthesize(_ text: SynthesisText, voice: Voice, prosody: EngineProsody,
@@ -26,6 +30,7 @@ public protocol SpeechEngine: AnyObject, Sendable {
 
 extension SpeechEngine {
     public func isInstalled(_ voice: Voice) -> Bool { true }
+    public var speaksFirstClauseAlone: Bool { false }
 }
 
 extension SpeechEngine {
@@ -56,16 +61,42 @@ extension SpeechEngine {
     }
 }
 
-/// What to say: plain text, text to spell letter by letter, or phonemes.
+/// What to say: plain text, text to spell letter by letter, or phonemes; usually one piece of
+/// a longer run (`TextPieces`), with where it stands in that run.
 public struct SynthesisText: Sendable {
     public var text: String
     public var spellOut: Bool
     public var phonemes: Phonemes?
-    public init(text: String, spellOut: Bool = false, phonemes: Phonemes? = nil) {
+    /// What comes before this piece in its run: it decides the silence the engine keeps before
+    /// the piece's first sound.
+    public var start: PieceStart
+    /// Whether the run ends with this piece: only then is the silence after it trimmed.
+    public var endsRun: Bool
+    /// The word that follows the piece in its run (empty at its end), for engines that end a
+    /// piece by what follows it (espeak-ng's pause after a sentence depends on it).
+    public var following: String
+    public init(text: String, spellOut: Bool = false, phonemes: Phonemes? = nil,
+                start: PieceStart = .run, endsRun: Bool = true, following: String = "") {
         self.text = text
         self.spellOut = spellOut
         self.phonemes = phonemes
+        self.start = start
+        self.endsRun = endsRun
+        self.following = following
     }
+}
+
+/// Where a piece of a run starts.
+public enum PieceStart: Sendable, Equatable {
+    /// The run's first piece: the engine's lead-in is trimmed to a short margin, so `<break>`
+    /// lengths hold.
+    case run
+    /// After a piece that ended a sentence: the pause between the sentences stays as the
+    /// engine makes it, so a run spoken piece by piece sounds as it would whole.
+    case sentence
+    /// Inside a sentence, where a piece too long to hold was cut at a word: no lead-in at all,
+    /// and no new sentence reported.
+    case midSentence
 }
 
 /// Prosody as multipliers of the voice's defaults (1 = unchanged).

@@ -36,7 +36,11 @@ public struct VoiceCatalog: Sendable {
     public func resolve(_ name: String) throws -> Resolved {
         let wanted = name.lowercased()
         if let voice = custom.first(where: { $0.identifier.lowercased() == wanted || $0.name.lowercased() == wanted }) {
-            return Resolved(voice: try engine.requireVoice(named: voice.base), rate: voice.rate, pitch: voice.pitch, volume: voice.volume)
+            // Clamped again here: a registry edited by hand must not reach the engine out of range.
+            return Resolved(voice: try engine.requireVoice(named: voice.base),
+                            rate: CustomVoice.clamp(voice.rate, to: CustomVoice.rateRange),
+                            pitch: CustomVoice.clamp(voice.pitch, to: CustomVoice.pitchRange),
+                            volume: CustomVoice.clamp(voice.volume, to: CustomVoice.volumeRange))
         }
         return Resolved(voice: try engine.requireVoice(named: name))
     }

@@ -1,5 +1,3 @@
-import CSndfile
-
 /// A sound file read whole into memory, mixed down to mono.
 public struct MonoAudio: Sendable {
     public var samples: [Float]
@@ -12,25 +10,20 @@ public struct MonoAudio: Sendable {
 }
 
 public enum AudioFileReader {
-    /// Reads any format libsndfile knows (WAV, FLAC, Ogg, AIFF, ...).
-    public static func readMono(path: String) throws -> MonoAudio {
-        var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw AudioFileError(path: path, reason: String(cString: sf_strerror(nil)))
+    /// The longest clip spk reads (an SSML `<audio>`, a personal voice take).
+    public static let maxSeconds = 300.0
+
+    /// Reads a whole file (any format libsndfile knows), with `AudioFileStream`'s checks: a
+    /// regular file, at most `maxSeconds` long, refused before anything is allocated. Memory is
+    /// the mono clip only; a header claiming more frames than the file holds ends at its end.
+    public static func readMono(path: String, maxSeconds: Double = AudioFileReader.maxSeconds) throws -> MonoAudio {
+        let stream = try AudioFileStream(path: path, maxSeconds: maxSeconds)
+        var mono: [Float] = []
+        while mono.count < stream.frames {
+            let block = stream.read(min(4096, stream.frames - mono.count))
+            if block.isEmpty { break }
+            mono += block
         }
-        defer { sf_close(file) }
-        let channels = Int(info.channels)
-        let frames = Int(info.frames)
-        guard channels > 0, info.samplerate > 0 else { throw AudioFileError(path: path, reason: "no audio channels") }
-        var interleaved = [Float](repeating: 0, count: frames * channels)
-        let read = Int(interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) })
-        var mono = [Float](repeating: 0, count: read)
-        let scale = 1 / Float(channels)
-        for frame in 0..<read {
-            var sum: Float = 0
-            for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
-            mono[frame] = sum * scale
-        }
-        return MonoAudio(samples: mono, sampleRate: Int(info.samplerate))
+        return MonoAudio(samples: mono, sampleRate: stream.sampleRate)
     }
 }

@@ -33,13 +33,17 @@ public final class AudioFileWriter {
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         temporaryPath = "\(directory).\(name).\(getpid()).part"
+        // What a killed render of the same file left behind.
+        ScratchFiles.removeDeadLeftovers(in: directory, prefix: ".\(name).", suffix: ".part")
 
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = 1
         let container = format == .wav ? SF_FORMAT_WAV : SF_FORMAT_FLAC
         info.format = Int32(container | SF_FORMAT_PCM_16)
+        ScratchFiles.register(temporaryPath)
         guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
+            ScratchFiles.unregister(temporaryPath)
             throw AudioFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
         // Clip rather than wrap around when speech peaks above full scale.
@@ -64,6 +68,7 @@ public final class AudioFileWriter {
     public func commit() throws {
         guard let handle = file else { return }
         file = nil
+        defer { ScratchFiles.unregister(temporaryPath) }
         if sf_close(handle) != 0 {
             unlink(temporaryPath)
             throw AudioFileError(path: path, reason: "could not finish the file")
@@ -81,6 +86,7 @@ public final class AudioFileWriter {
         file = nil
         sf_close(handle)
         unlink(temporaryPath)
+        ScratchFiles.unregister(temporaryPath)
     }
 
     deinit { abandon() }

@@ -121,6 +121,12 @@ public struct AtomWriter {
         p.storeBytes(of: value, as: Int64.self)
     }
 
+    public mutating func bool(_ value: Bool, _ urids: SpkURIDs) {
+        guard header(size: 4, type: urids.atomBool), let p = reserve(4) else { return }
+        p.storeBytes(of: value ? 1 : 0, as: Int32.self)
+        padToEight()
+    }
+
     public mutating func int(_ value: Int32, _ urids: SpkURIDs) {
         guard header(size: 4, type: urids.atomInt), let p = reserve(4) else { return }
         p.storeBytes(of: value, as: Int32.self)

@@ -10,6 +10,8 @@ public enum SpkEvent: Equatable, Sendable {
     case continued(request: Int64)
     case marker(Marker)
     case error(request: Int64, message: String)
+    /// The plugin has taken what was sent of the request: the next `spk:Append` may come.
+    case ready(request: Int64)
     /// `patch:Set` of `spk:voices`: the voices installed for this plugin.
     case voices([Voice])
     /// `patch:Set` of `spk:catalog`: every voice the plugin can speak.
@@ -40,6 +42,7 @@ public enum SpkEvent: Equatable, Sendable {
         case u.cancelled: return .cancelled(request: request)
         case u.paused: return .paused(request: request)
         case u.continued: return .continued(request: request)
+        case u.ready: return .ready(request: request)
         case u.error: return .error(request: request, message: object[u.message]?.string ?? "unknown error")
         case u.marker:
             let typeURID = object[u.markType]?.urid(u) ?? 0
@@ -118,12 +121,23 @@ extension AtomWriter {
         end(object)
     }
 
-    /// A `spk:Speak` request (host side).
-    public mutating func speak(ssml: String, voice: String?, request: Int64?, _ u: SpkURIDs) {
+    /// A `spk:Speak` request (host side). With `more`, the request's text continues in
+    /// `spk:Append`s, each sent once the plugin answers `spk:Ready` (see `RequestChunks`).
+    public mutating func speak<Text: StringProtocol>(ssml: Text, voice: String?, request: Int64?, more: Bool = false, _ u: SpkURIDs) {
         let object = beginObject(u, otype: u.speak)
-        key(u.ssml); string(ssml, u)
+        key(u.ssml); string(String(ssml), u)
         if let voice { key(u.voice); string(voice, u) }
         if let request { key(u.request); long(request, u) }
+        if more { key(u.more); bool(true, u) }
+        end(object)
+    }
+
+    /// The next bytes of request `request`'s text (host side).
+    public mutating func append<Text: StringProtocol>(request: Int64, ssml: Text, more: Bool, _ u: SpkURIDs) {
+        let object = beginObject(u, otype: u.append)
+        key(u.request); long(request, u)
+        key(u.ssml); string(String(ssml), u)
+        if more { key(u.more); bool(true, u) }
         end(object)
     }
 

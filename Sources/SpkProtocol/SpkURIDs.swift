@@ -6,7 +6,7 @@ public struct SpkURIDs: Sendable {
     public let atomObject, atomBlank, atomResource, atomSequence, atomChunk, atomFrameTime: UInt32
     public let midiEvent: UInt32
     public let patchSet, patchGet, patchProperty, patchValue: UInt32
-    public let speak, cancel, pause, `continue`: UInt32
+    public let speak, cancel, pause, `continue`, append, ready, more: UInt32
     public let started, finished, cancelled, paused, continued, marker, error: UInt32
     public let ssml, voice, voices, catalog, text, request, boundary, immediate: UInt32
     public let markType, word, sentence, paragraph, phoneme, bookmark: UInt32
@@ -26,6 +26,7 @@ public struct SpkURIDs: Sendable {
         patchProperty = map(LV2URI.patchProperty); patchValue = map(LV2URI.patchValue)
         speak = map(SpkURI.speak); cancel = map(SpkURI.cancel); pause = map(SpkURI.pause)
         `continue` = map(SpkURI.continue)
+        append = map(SpkURI.append); ready = map(SpkURI.ready); more = map(SpkURI.more)
         started = map(SpkURI.started); finished = map(SpkURI.finished); cancelled = map(SpkURI.cancelled)
         paused = map(SpkURI.paused); continued = map(SpkURI.continued); marker = map(SpkURI.marker)
         error = map(SpkURI.error); ssml = map(SpkURI.ssml); voice = map(SpkURI.voice); voices = map(SpkURI.voices); catalog = map(SpkURI.catalog)

@@ -58,6 +58,12 @@ public enum SpkURI {
     public static let continued = ns + "Continued"
     public static let marker = ns + "Marker"
     public static let error = ns + "Error"
+    /// The next bytes of a request too large for one message (`spk:Speak` with `spk:more`).
+    public static let append = ns + "Append"
+    /// Out: the plugin has taken a request's bytes so far; the sender may send the next.
+    public static let ready = ns + "Ready"
+    /// On `spk:Speak` and `spk:Append`: more of the request's text follows in `spk:Append`s.
+    public static let more = ns + "more"
     public static let ssml = ns + "ssml"
     public static let voice = ns + "voice"
     public static let voices = ns + "voices"

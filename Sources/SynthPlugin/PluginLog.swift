@@ -15,6 +15,13 @@ struct PluginLog: @unchecked Sendable {
     }
 
     func error(_ message: String) { write(message, type: errorType) }
+
+    /// An error a request met, already sent as spk:Error: also to the host's log when it
+    /// offers one (hosts such as Carla, Ardour and jalv show no spk:Error), else nowhere.
+    func requestError(_ message: String) {
+        guard log != nil else { return }
+        write("spk: " + message, type: errorType)
+    }
     func warning(_ message: String) { write(message, type: warningType) }
 
     private func write(_ message: String, type: UInt32) {

@@ -1,6 +1,6 @@
 /// Port indices, in the order of shared/DESIGN.md and the bundles' .ttl files.
 enum PortIndex: UInt32 {
-    case control = 0, notify, out, rate, pitch, volume
+    case control = 0, notify, out, rate, pitch, volume, trim
 }
 
 /// Control port ranges (DESIGN.md): rate and pitch are multipliers, volume a gain.

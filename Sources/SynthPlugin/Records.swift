@@ -3,15 +3,23 @@
 
 /// run() -> worker.
 struct CommandHeader {
-    enum Kind: UInt32 { case speak = 1, cancel, cancelAll, setVoice, getVoices, getCatalog }
+    enum Kind: UInt32 { case speak = 1, cancel, cancelAll, setVoice, getVoices, getCatalog, append, missingPhrase }
     var kind: UInt32
     var voiceLength: UInt32 = 0
     var request: Int64 = 0
     var rate: Float = 1
     var pitch: Float = 1
     var textLength: UInt32 = 0
-    var reserved: UInt32 = 0
+    var flags: UInt32 = 0
+    /// speak: where the text starts in `spk:text` (a phrase-bank line), added to marker offsets;
+    /// missingPhrase: how many lines `spk:text` has (the note is in `request`).
+    var textBase: UInt32 = 0
     // followed by voiceLength bytes of voice identifier, then textLength bytes of SSML or text
+
+    /// `flags` of a speak: drop the engine's silence before the request's first sound.
+    static let trimLeadingSilence: UInt32 = 1
+    /// `flags` of a speak or append: more of the request's text follows in appends.
+    static let more: UInt32 = 2
 
     static var size: Int { MemoryLayout<CommandHeader>.stride }
 }

@@ -17,6 +17,11 @@ extension SynthInstance {
         let sequence = writer.beginSequence(urids)
         if worker.hasMore.load(ordering: .acquiring) && frames.available < frames.capacity / 2 { requestWork() }
 
+        if announceParameters {
+            announceParameters = false
+            sendParameter(urids.text, text, at: 0, &writer)
+            sendParameter(urids.voice, voice, at: 0, &writer)
+        }
         var frame = 0
         if let control {
             SequenceRef(control).forEachEvent { time, atom in
@@ -59,7 +64,14 @@ extension SynthInstance {
             }
             let voice = object[urids.voice].flatMap { $0.type == urids.atomString ? $0.stringBytes : nil }
             speak(text: ssml.stringBytes, voice: voice, request: object[urids.request]?.integer(urids),
-                  rate: rate, pitch: pitch, at: frame, &w)
+                  rate: rate, pitch: pitch, more: object[urids.more]?.integer(urids) ?? 0 != 0, at: frame, &w)
+        case urids.append:
+            // The next bytes of a request too large for one message; dropped if it was cancelled.
+            guard let request = object[urids.request]?.integer(urids), active.contains(request),
+                  let ssml = object[urids.ssml], ssml.type == urids.atomString else { return }
+            var header = CommandHeader(kind: CommandHeader.Kind.append.rawValue, request: request)
+            if object[urids.more]?.integer(urids) ?? 0 != 0 { header.flags = CommandHeader.more }
+            if !sendCommand(header, voice: nil, text: ssml.stringBytes) { emitError(request: request, StaticMessage.requestTooLarge, at: frame, &w) }
         case urids.cancel:
             if let request = object[urids.request]?.integer(urids) {
                 cancel(request, at: frame, &w)
@@ -78,10 +90,21 @@ extension SynthInstance {
                 _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.setVoice.rawValue), voice: value.stringBytes, text: nil)
             } else if property == urids.text, !text.store(value.stringBytes) {
                 emitError(request: 0, StaticMessage.textTooLong, at: frame, &w)
+                return
+            } else if property != urids.text {
+                return
             }
+            // Echoed, so every UI of this instance (the host's own controls, the spk window)
+            // shows what was set, whoever set it.
+            w.frameTime(Int64(frame))
+            w.raw(UnsafeRawBufferPointer(start: atom.pointer, count: atom.totalSize))
         case urids.patchGet:
             let property = object[urids.patchProperty]?.urid(urids)
-            if property == urids.voices {
+            if property == nil {
+                // A bare patch:Get asks for every patch:writable parameter (LV2 patch).
+                sendParameter(urids.text, text, at: frame, &w)
+                sendParameter(urids.voice, voice, at: frame, &w)
+            } else if property == urids.voices {
                 _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.getVoices.rawValue), voice: nil, text: nil)
             } else if property == urids.catalog {
                 _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.getCatalog.rawValue), voice: nil, text: nil)
@@ -102,7 +125,19 @@ extension SynthInstance {
             let id = nextRequestID
             text.withOwnBytes { text in
                 guard !text.isEmpty else { return }
-                speak(text: text, voice: nil, request: nil, rate: rate, pitch: pitch, at: frame, &w)
+                // Notes from 60 speak one line each (PhraseBank); lower notes the whole text.
+                var range = 0..<text.count
+                if note >= PhraseBank.firstNote {
+                    guard let line = PhraseBank.line(note - PhraseBank.firstNote, in: text), !line.isEmpty else {
+                        // The worker logs why: run() itself does not.
+                        _ = sendCommand(CommandHeader(kind: CommandHeader.Kind.missingPhrase.rawValue, request: Int64(note),
+                                                      textBase: UInt32(PhraseBank.lineCount(text))), voice: nil, text: nil)
+                        return
+                    }
+                    range = line
+                }
+                speak(text: UnsafeBufferPointer(start: text.baseAddress! + range.lowerBound, count: range.count), voice: nil, request: nil, rate: rate, pitch: pitch,
+                      textBase: range.lowerBound, at: frame, &w)
                 noteRequests[note] = id
             }
         case 0x80, 0x90:
@@ -136,14 +171,17 @@ extension SynthInstance {
     }
 
     private func speak(text: UnsafeBufferPointer<UInt8>, voice: UnsafeBufferPointer<UInt8>?, request: Int64?,
-                       rate: Float, pitch: Float, at frame: Int, _ w: inout AtomWriter) {
+                       rate: Float, pitch: Float, more: Bool = false, textBase: Int = 0, at frame: Int, _ w: inout AtomWriter) {
         let id = request ?? nextRequestID
         if request == nil { nextRequestID += 1 }
         guard !active.isFull else {
             emitError(request: id, StaticMessage.queueFull, at: frame, &w)
             return
         }
-        let header = CommandHeader(kind: CommandHeader.Kind.speak.rawValue, request: id, rate: rate, pitch: pitch)
+        var header = CommandHeader(kind: CommandHeader.Kind.speak.rawValue, request: id, rate: rate, pitch: pitch,
+                                   textBase: UInt32(textBase))
+        if (trimPort?.pointee ?? 1) >= 0.5 { header.flags |= CommandHeader.trimLeadingSilence }
+        if more { header.flags |= CommandHeader.more }
         guard sendCommand(header, voice: voice, text: text) else {
             emitError(request: id, StaticMessage.requestTooLarge, at: frame, &w)
             return
@@ -290,6 +328,17 @@ extension SynthInstance {
         w.requestEvent(otype, request: request, urids)
     }
 
+    /// `patch:Set` of a string parameter with its current value (the answer to a bare patch:Get).
+    private func sendParameter(_ property: UInt32, _ value: SeqlockBytes, at frame: Int, _ w: inout AtomWriter) {
+        value.withOwnBytes { bytes in
+            w.frameTime(Int64(frame))
+            let object = w.beginObject(urids, otype: urids.patchSet)
+            w.key(urids.patchProperty); w.urid(property, urids)
+            w.key(urids.patchValue); w.string(UnsafeRawBufferPointer(bytes), urids)
+            w.end(object)
+        }
+    }
+
     private func emitError(request: Int64, _ message: StaticMessage, at frame: Int, _ w: inout AtomWriter) {
         w.frameTime(Int64(frame))
         let object = w.beginObject(urids, otype: urids.error)
@@ -322,7 +371,7 @@ enum StaticMessage {
     }
 
     private static let queueFullText = staticBytes("too many requests queued; cancel some or wait")
-    private static let requestTooLargeText = staticBytes("request too large for the plugin's queue")
+    private static let requestTooLargeText = staticBytes("request too large for the plugin's queue: send it in spk:Append chunks of at most 32 KiB")
     private static let speakWithoutSSMLText = staticBytes("spk:Speak needs an spk:ssml string")
     private static let textTooLongText = staticBytes("spk:text is longer than the plugin keeps (16 KiB)")
 

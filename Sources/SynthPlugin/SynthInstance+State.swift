@@ -7,7 +7,8 @@ extension SynthInstance {
     /// May run while run() does: it reads the sequence-locked copies run() keeps.
     func save(_ store: LV2_State_Store_Function, _ handle: LV2_State_Handle?) -> LV2_State_Status {
         let flags = LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue
-        for (key, value) in [(urids.voice, voice.load()), (urids.text, text.load())] {
+        // An unset voice or text saves nothing: hosts would restore "" and warn about it.
+        for (key, value) in [(urids.voice, voice.load()), (urids.text, text.load())] where !value.isEmpty {
             var bytes = value
             bytes.append(0)  // atom:String values are NUL-terminated
             let status = bytes.withUnsafeBytes { store(handle, key, $0.baseAddress, $0.count, urids.atomString, flags) }
@@ -29,7 +30,7 @@ extension SynthInstance {
         if let restored = string(urids.text), !text.store(restored) {
             log.warning("spk: restored spk:text is longer than \(text.capacity) bytes; kept the previous text")
         }
-        if let restored = string(urids.voice) {
+        if let restored = string(urids.voice), !restored.isEmpty {
             let identifier = String(decoding: restored, as: UTF8.self)
             if worker.restoreDefaultVoice(identifier) {
                 voice.store(restored)
@@ -37,6 +38,7 @@ extension SynthInstance {
                 log.warning("spk: restored voice '\(identifier)' is not installed; kept \(worker.defaultVoice)")
             }
         }
+        announceParameters = true
         return LV2_STATE_SUCCESS
     }
 }

@@ -30,6 +30,8 @@ final class SynthInstance {
     var ratePort: UnsafePointer<Float>?
     var pitchPort: UnsafePointer<Float>?
     var volumePort: UnsafePointer<Float>?
+    /// On (the default, and when the host leaves it unconnected): requests start at their first sound.
+    var trimPort: UnsafePointer<Float>?
 
     // Audio-thread state.
     /// Frames played (or skipped) from the frame ring: the timeline position of playback.
@@ -57,6 +59,9 @@ final class SynthInstance {
     /// state restore), read by state save from any thread.
     let text = SeqlockBytes(capacity: 1 << 14)
     let voice = SeqlockBytes(capacity: 256)
+    /// Set by state restore (never concurrent with run()): run() then sends spk:text and
+    /// spk:voice on notify, so open UIs show what a preset or session brought.
+    var announceParameters = false
 
     init(engine: SpeechEngine, defaultVoice: String, sampleRate: Double, map: UnsafePointer<LV2_URID_Map>,
          schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?, log: PluginLog) {
@@ -82,6 +87,7 @@ final class SynthInstance {
         case .rate?: ratePort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         case .pitch?: pitchPort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         case .volume?: volumePort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+        case .trim?: trimPort = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         case nil: break
         }
     }

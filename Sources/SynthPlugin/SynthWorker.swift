@@ -2,6 +2,7 @@ import SpeechEngines
 import SpkProtocol
 import LockFree
 import Synchronization
+import Glibc
 
 /// The non-real-time half of a synth plugin: takes commands from `run()`, renders requests with
 /// the engine, and feeds frames and timed events into the rings `run()` plays from.
@@ -19,6 +20,9 @@ final class SynthWorker {
     private let registry: RegistryView
 
     private var queue: [SpeechRequest] = []
+    /// The text so far of queued requests whose `spk:Append`s are still coming: a request is
+    /// spoken once whole.
+    private var assembling: [Int64: [UInt8]] = [:]
     private var renderer: ProgramRenderer?
     private var current: Int64 = 0
     /// Rendered but not yet in the rings, in timeline order.
@@ -27,18 +31,29 @@ final class SynthWorker {
     /// Frames written to the frame ring so far: the timeline position of the next frame.
     private var position: Int64 = 0
 
+    /// Where a phrase-bank request's text starts in `spk:text`: its markers point into the whole text.
+    private var textBases: [Int64: Int] = [:]
+
     /// Set while rendered audio or queued requests remain, so `run()` knows to schedule more work.
     let hasMore = Atomic<Bool>(false)
 
-    /// How far ahead of the rings the worker renders.
-    private let pendingLimit: Int
+    /// The worker renders the next piece only while less than this much audio waits for
+    /// `run()` (in the frame ring and here): 2 s, enough to ride out a slow piece (a neural
+    /// sentence, a model loading) with room to spare, and a piece adds at most
+    /// `ProgramRenderer.pieceSeconds`, so no more than about 10 s is ever held ahead.
+    private let aheadTarget: Int
+    /// The most audio held ahead of `run()` during the current request, in frames.
+    private var maxAhead = 0
+    /// A test hook: a file where each request's `maxAhead` is recorded (`SPK_WORKER_STATS`).
+    private let statsPath = getenv("SPK_WORKER_STATS").map { String(cString: $0) }
 
     private enum Pending {
-        case frames(request: Int64, samples: [Float], offset: Int)
+        /// Part of a rendered chunk, sharing its storage (no copy until the ring).
+        case frames(request: Int64, samples: ArraySlice<Float>)
         case event(request: Int64, kind: EventHeader.Kind, flags: UInt32, atom: [UInt8])
         var request: Int64 {
             switch self {
-            case .frames(let r, _, _), .event(let r, _, _, _): r
+            case .frames(let r, _), .event(let r, _, _, _): r
             }
         }
     }
@@ -55,7 +70,7 @@ final class SynthWorker {
         self.replies = replies
         self.log = log
         registry = RegistryView(log: log)
-        pendingLimit = Int(outputRate * 10)
+        aheadTarget = Int(outputRate * 2)
     }
 
     /// The engine's voices and the custom voices over them, as the registry has them now.
@@ -89,8 +104,17 @@ final class SynthWorker {
             commands.pop()
             switch CommandHeader.Kind(rawValue: header.kind) {
             case .speak?:
-                queue.append(SpeechRequest(id: header.request, ssml: text, voice: voice.isEmpty ? nil : voice,
-                                           rate: Double(header.rate), pitch: Double(header.pitch)))
+                if header.textBase > 0 { textBases[header.request] = Int(header.textBase) }
+                let more = header.flags & CommandHeader.more != 0
+                queue.append(SpeechRequest(id: header.request, ssml: more ? "" : text, voice: voice.isEmpty ? nil : voice,
+                                           rate: Double(header.rate), pitch: Double(header.pitch),
+                                           trimLeadingSilence: header.flags & CommandHeader.trimLeadingSilence != 0))
+                if more {
+                    assembling[header.request] = Array(text.utf8)
+                    reply { $0.requestEvent(self.urids.ready, request: header.request, self.urids) }
+                }
+            case .append?:
+                append(header.request, text, more: header.flags & CommandHeader.more != 0)
             case .cancel?:
                 cancel(header.request)
             case .cancelAll?:
@@ -99,13 +123,21 @@ final class SynthWorker {
             case .setVoice?:
                 if catalog.contains(voice) {
                     defaultVoice = voice
+                    renderer?.defaultVoiceChanged(to: voice)
                 } else {
                     reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }
+                    log.requestError("unknown voice '\(voice)'")
                 }
             case .getVoices?:
                 let catalog = self.catalog
                 let voices = catalog.listing(installed: catalog.installed)
                 reply { $0.voiceList(voices, self.urids) }
+            case .missingPhrase?:
+                let note = header.request, lines = Int(header.textBase)
+                let message = "MIDI note \(note) asks for line \(Int(note) - PhraseBank.firstNote + 1) of spk:text, "
+                    + "which has \(lines) line\(lines == 1 ? "" : "s") (or that line is empty): nothing spoken"
+                log.warning("spk: " + message)
+                reply { $0.error(request: 0, message: message, self.urids) }
             case .getCatalog?:
                 let voices = catalog.listing(installed: nil)
                 reply { $0.voiceList(voices, property: self.urids.catalog, self.urids) }
@@ -115,9 +147,29 @@ final class SynthWorker {
         }
     }
 
+    /// The next bytes of a request being assembled; the request is spoken once they are all here.
+    private func append(_ request: Int64, _ text: String, more: Bool) {
+        guard var bytes = assembling.removeValue(forKey: request),
+              let index = queue.firstIndex(where: { $0.id == request }) else { return }
+        guard bytes.count + text.utf8.count <= RequestChunks.maximumBytes else {
+            queue.remove(at: index)
+            fail(request, "\(RequestTooLarge(bytes: bytes.count + text.utf8.count))")
+            return
+        }
+        bytes += text.utf8
+        if more {
+            assembling[request] = bytes
+            reply { $0.requestEvent(self.urids.ready, request: request, self.urids) }
+        } else {
+            queue[index].ssml = String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
     /// Drops a request: queued, it never starts; speaking, its unplayed audio goes. Either way an
     /// `end` record marks where it stops, which is what `run()` waits for to stop skipping.
     private func cancel(_ request: Int64) {
+        assembling[request] = nil
+        textBases[request] = nil
         if let index = queue.firstIndex(where: { $0.id == request }) {
             queue.remove(at: index)
             pending.append(.event(request: request, kind: .end, flags: EventHeader.End.cancelled.rawValue, atom: []))
@@ -139,18 +191,23 @@ final class SynthWorker {
             drainCommands()  // a cancel that came while rendering takes effect before more is rendered
             guard flushPending() else { return }          // rings full: wait for run() to play
             if renderer == nil {
-                guard !queue.isEmpty else { return }
+                // The next request, once all of its text is here.
+                guard let next = queue.first, assembling[next.id] == nil else { return }
                 start(queue.removeFirst())
                 continue
             }
-            if pendingCount >= pendingLimit { return }
+            if aheadFrames >= aheadTarget { return }
             renderNext()
+            maxAhead = max(maxAhead, aheadFrames)
         }
     }
 
+    /// Audio rendered and not yet played: in the frame ring, and waiting to go into it.
+    private var aheadFrames: Int { frames.available + pendingCount }
+
     private var pendingCount: Int {
         var n = 0
-        for item in pending[pendingHead...] { if case .frames(_, let s, let o) = item { n += s.count - o } }
+        for item in pending[pendingHead...] { if case .frames(_, let s) = item { n += s.count } }
         return n
     }
 
@@ -158,12 +215,19 @@ final class SynthWorker {
         do {
             renderer = try ProgramRenderer(request: request, catalog: catalog, outputRate: outputRate, defaultVoice: defaultVoice)
             current = request.id
+            maxAhead = 0
             pending.append(.event(request: request.id, kind: .begin, flags: 0, atom: []))
         } catch {
-            pending.append(.event(request: request.id, kind: .atom, flags: 0,
-                                  atom: forge { $0.error(request: request.id, message: "\(error)", self.urids) }))
-            pending.append(.event(request: request.id, kind: .end, flags: EventHeader.End.failed.rawValue, atom: []))
+            fail(request.id, "\(error)")
         }
+    }
+
+    /// Ends a request that never started with an error.
+    private func fail(_ request: Int64, _ message: String) {
+        log.requestError("request \(request): \(message)")
+        pending.append(.event(request: request, kind: .atom, flags: 0,
+                              atom: forge { $0.error(request: request, message: message, self.urids) }))
+        pending.append(.event(request: request, kind: .end, flags: EventHeader.End.failed.rawValue, atom: []))
     }
 
     /// Renders the next item and moves its audio into the rings as it comes, so a live host
@@ -176,21 +240,23 @@ final class SynthWorker {
                 var from = 0
                 for marker in chunk.markers {
                     if marker.frame > from {
-                        pending.append(.frames(request: request, samples: Array(chunk.samples[from..<marker.frame]), offset: 0))
+                        pending.append(.frames(request: request, samples: chunk.samples[from..<marker.frame]))
                         from = marker.frame
                     }
-                    let event = SpkEvent.Marker(request: request, type: marker.type, textOffset: marker.source.offset,
+                    let event = SpkEvent.Marker(request: request, type: marker.type,
+                                                textOffset: marker.source.offset + (textBases[request] ?? 0),
                                                 textLength: marker.source.length, name: marker.name)
                     pending.append(.event(request: request, kind: .atom, flags: marker.type == .word ? EventHeader.wordBoundary : 0,
                                           atom: forge { $0.marker(event, self.urids) }))
                 }
                 if from < chunk.samples.count {
-                    pending.append(.frames(request: request, samples: Array(chunk.samples[from...]), offset: 0))
+                    pending.append(.frames(request: request, samples: chunk.samples[from...]))
                 }
                 _ = flushPending()
             }
             if renderer.isFinished { finish(request, .finished) }
         } catch {
+            log.requestError("request \(request): \(error)")
             pending.append(.event(request: request, kind: .atom, flags: 0,
                                   atom: forge { $0.error(request: request, message: "\(error)", self.urids) }))
             finish(request, .failed)
@@ -208,20 +274,25 @@ final class SynthWorker {
     }
 
     private func finish(_ request: Int64, _ how: EventHeader.End) {
+        textBases[request] = nil
         pending.append(.event(request: request, kind: .end, flags: how.rawValue, atom: []))
         renderer = nil
         current = 0
+        if let statsPath, let file = fopen(statsPath, "a") {
+            fputs("request \(request) maxAheadFrames \(maxAhead) sampleRate \(Int(outputRate))\n", file)
+            fclose(file)
+        }
     }
 
     /// Moves pending items into the rings, in order; false when a ring is full.
     private func flushPending() -> Bool {
         while pendingHead < pending.count {
             switch pending[pendingHead] {
-            case .frames(let request, let samples, let offset):
-                let wrote = samples.withUnsafeBufferPointer { frames.write(UnsafeBufferPointer(rebasing: $0[offset...])) }
+            case .frames(let request, let samples):
+                let wrote = samples.withUnsafeBufferPointer { frames.write($0) }
                 position += Int64(wrote)
-                if offset + wrote < samples.count {
-                    pending[pendingHead] = .frames(request: request, samples: samples, offset: offset + wrote)
+                if wrote < samples.count {
+                    pending[pendingHead] = .frames(request: request, samples: samples.dropFirst(wrote))
                     return false
                 }
             case .event(let request, let kind, let flags, let atom):

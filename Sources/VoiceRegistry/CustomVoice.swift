@@ -22,6 +22,26 @@ public struct CustomVoice: Codable, Equatable, Sendable {
         self.volume = volume
     }
 
+    /// What a custom voice may set: `spkhost voice create` and the registry reader refuse
+    /// anything outside these, and the engines' side clamps to them as well.
+    public static let rateRange = 0.25...4.0
+    public static let pitchRange = 0.5...2.0
+    public static let volumeRange = 0.0...2.0
+
+    /// What is wrong with this voice's rate, pitch or volume, if anything (NaN included).
+    public var rangeProblem: String? {
+        for (name, value, range) in [("rate", rate, Self.rateRange), ("pitch", pitch, Self.pitchRange), ("volume", volume, Self.volumeRange)]
+        where !range.contains(value) {
+            return "\(name) \(value) is outside \(range.lowerBound)...\(range.upperBound)"
+        }
+        return nil
+    }
+
+    /// `value` within `range`; NaN becomes 1 (unchanged).
+    public static func clamp(_ value: Double, to range: ClosedRange<Double>) -> Double {
+        value.isNaN ? 1 : min(max(value, range.lowerBound), range.upperBound)
+    }
+
     /// The engine part of a voice identifier (`spk.flite.slt` -> `flite`), if it is one of spk's.
     public static func engine(of identifier: String) -> String? {
         let parts = identifier.split(separator: ".", maxSplits: 2)

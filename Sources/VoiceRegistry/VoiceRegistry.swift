@@ -41,6 +41,11 @@ public struct VoiceRegistry: Sendable {
         do {
             let contents = try JSONDecoder().decode(RegistryContents.self, from: Data(bytes))
             guard contents.version == 1 else { throw RegistryError(path: path, problem: "unknown version \(contents.version)") }
+            for voice in contents.custom {
+                if let problem = voice.rangeProblem {
+                    throw RegistryError(path: path, problem: "custom voice '\(voice.identifier)': \(problem); fix or remove it, spk leaves it as it is")
+                }
+            }
             return contents
         } catch let error as RegistryError {
             throw error
@@ -113,7 +118,8 @@ public struct VoiceRegistry: Sendable {
         case DecodingError.dataCorrupted(let context): context.debugDescription
         case DecodingError.keyNotFound(let key, _): "missing \(key.stringValue)"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+            context.codingPath.isEmpty ? "expected a JSON object at the top level"
+                : "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
         default: "\(error)"
         }
     }

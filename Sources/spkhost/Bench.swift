@@ -50,6 +50,11 @@ struct Bench: ParsableCommand {
         var throughputRatio: Double?
         /// The same with the plugin at the engine's own rate (no resampling).
         var throughputRatioNativeRate: Double?
+        /// At 48 kHz against the fair peer: the engine's C API plus the same libsoxr resampling.
+        var throughputRatioResampledPeer: Double?
+        /// The seconds behind the ratios (medians): plugin at 48 kHz and at the engine's rate,
+        /// engine alone, engine plus resampling.
+        var throughputSeconds: Throughput.Seconds?
         var realTimeThread: Bool
     }
 
@@ -100,6 +105,7 @@ struct Bench: ParsableCommand {
                                     runCalls: speaking.seconds.count + calls,
                                     runAllocations: counter == nil ? nil : allocations,
                                     throughputRatio: throughput?.ratio, throughputRatioNativeRate: throughput?.nativeRatio,
+                                    throughputRatioResampledPeer: throughput?.resampledPeerRatio, throughputSeconds: throughput?.seconds,
                                     realTimeThread: realTime))
                 }
             }
@@ -116,8 +122,8 @@ struct Bench: ParsableCommand {
             print("blocks from the request (1 = the next block) p50 / p99 / max; ms and run() p50 / p99 (/ max); \(requests) requests each at 48 kHz; "
                   + (realTime ? "audio thread at SCHED_FIFO" : "audio thread at normal priority (SCHED_FIFO refused)"))
             if let t = throughput {
-                print(String(format: "throughput, 500 words offline: the plugin at 48000 Hz runs at %.2f of the engine's C API (plugin %.2f s, engine %.2f s, median of %d); at the engine's own %.0f Hz, %.2f (%.2f s)",
-                             t.ratio, t.plugin, t.engine, renders, t.engineRate, t.nativeRatio, t.pluginNative))
+                print(String(format: "throughput, 500 words offline (median of %d): at the engine's own %.0f Hz the plugin runs at %.2f of the engine's C API (plugin %.3f s, engine %.3f s); at 48000 Hz at %.2f of the engine plus the same libsoxr resampling (plugin %.3f s, peer %.3f s = engine + %.3f s of resampling), %.2f of the engine alone",
+                             renders, t.engineRate, t.nativeRatio, t.pluginNative, t.engine, t.resampledPeerRatio, t.plugin, t.engine + t.resampling, t.resampling, t.ratio))
             }
             if counter == nil {
                 print("run() allocations not counted: preload libMallocInterposerSwift.so (or set SPK_MALLOC_INTERPOSER to it)")
@@ -160,9 +166,15 @@ struct Bench: ParsableCommand {
 /// in blocks of `SpeechSynth.offlineBlock`) against the engine's C API in a `spkhost
 /// bench-engine` process, alternately.
 struct Throughput {
-    var plugin: Double, pluginNative: Double, engine: Double, engineRate: Double
+    var plugin: Double, pluginNative: Double, engine: Double, resampling: Double, engineRate: Double
     var ratio: Double { engine / plugin }
     var nativeRatio: Double { engine / pluginNative }
+    var resampledPeerRatio: Double { (engine + resampling) / plugin }
+
+    struct Seconds: Encodable {
+        var plugin, pluginNativeRate, engine, enginePlusResampling: Double
+    }
+    var seconds: Seconds { Seconds(plugin: plugin, pluginNativeRate: pluginNative, engine: engine, enginePlusResampling: engine + resampling) }
 
     static func measure(world: LV2World, uri: String, voice: String?, renders: Int) throws -> Throughput {
         let voiceID = voice ?? "spk.espeak-ng.en-us"
@@ -172,12 +184,12 @@ struct Throughput {
         // `spkhost bench-engine`: the engine's C API in a process of its own, a render per `go`.
         let engine = try BenchChild(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                     arguments: ["bench-engine", "--voice", voiceID, "--input", file.path], name: "the engine process")
-        func engineRender() throws -> Double {
+        func engineRender() throws -> (engine: Double, resampling: Double) {
             let answer = try engine.ask("go")
-            guard let seconds = answer.first.flatMap({ Double($0) }) else {
+            guard answer.count >= 3, let seconds = Double(answer[0]), let resampling = Double(answer[2]) else {
                 throw HostError("the engine process failed (\(answer.joined(separator: " ")))")
             }
-            return seconds
+            return (seconds, resampling)
         }
 
         let atHostRate = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: SpeechSynth.offlineBlock)
@@ -193,13 +205,16 @@ struct Throughput {
         _ = try render(atHostRate, BenchmarkTexts.firstAudio[1].text)
         _ = try render(atEngineRate, BenchmarkTexts.firstAudio[1].text)
         _ = try engineRender()
-        var plugin: [Double] = [], native: [Double] = [], direct: [Double] = []
+        var plugin: [Double] = [], native: [Double] = [], direct: [Double] = [], resampling: [Double] = []
         for _ in 0..<renders {
             plugin.append(try render(atHostRate, BenchmarkTexts.fiveHundredWords))
-            direct.append(try engineRender())
+            let peer = try engineRender()
+            direct.append(peer.engine)
+            resampling.append(peer.resampling)
             native.append(try render(atEngineRate, BenchmarkTexts.fiveHundredWords))
         }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
-        return Throughput(plugin: median(plugin), pluginNative: median(native), engine: median(direct), engineRate: engine.sampleRate)
+        return Throughput(plugin: median(plugin), pluginNative: median(native), engine: median(direct),
+                          resampling: median(resampling), engineRate: engine.sampleRate)
     }
 }

@@ -33,9 +33,11 @@ struct Live: ParsableCommand {
             var next: Int64 = 1
             if isatty(0) != 0 { print("Type a line and press Enter to speak it. /stop /pause /resume /voice ID /quit") }
 
-            while !(reader.closed && pending.isEmpty) {
+            var knownVoices: [String]?
+            while !(reader.isFinished && pending.isEmpty) {
                 try output.check()
-                for line in reader.lines(timeout: 0.02) {
+                // Backpressure: a line is read only when the plugin's queue has room for it.
+                for line in reader.lines(timeout: 0.02, limit: Self.maxQueued - pending.count) {
                     let command = line.trimmingCharacters(in: .whitespaces)
                     switch command {
                     case "": continue
@@ -50,8 +52,11 @@ struct Live: ParsableCommand {
                         let wanted = String(command.dropFirst(7)).trimmingCharacters(in: .whitespaces)
                         var check = RequestInput()
                         check.voice = wanted
+                        if knownVoices == nil { knownVoices = Self.installedVoices() }
                         if check.pluginURI != input.pluginURI {
                             printError("\(wanted) belongs to \(check.pluginURI); start spkhost live --voice \(wanted) to use it")
+                        } else if let known = knownVoices, !known.contains(wanted.lowercased()) {
+                            printError("unknown voice '\(wanted)' (spkhost voices lists them); still speaking with \(voice ?? "the default voice")")
                         } else {
                             voice = wanted
                             try output.speech.send { $0.patchSet(property: u.voice, string: wanted, u) }
@@ -63,10 +68,10 @@ struct Live: ParsableCommand {
                         next += 1
                         printer.requested(id, text: line)
                         pending.insert(id)
-                        try output.speech.send { $0.speak(ssml: line, voice: voice, request: id, u) }
+                        try output.speech.speak(line, voice: voice, request: id)
                     }
                 }
-                for event in output.speech.receive() {
+                for event in try output.speech.receive() {
                     printer.print(event)
                     switch event.event {
                     case .finished(let r), .cancelled(let r), .error(let r, _): pending.remove(r)
@@ -76,6 +81,27 @@ struct Live: ParsableCommand {
             }
             output.drain()
         }
+    }
+
+    /// The most requests in the plugin's queue at once (it holds 256); more lines wait in the pipe.
+    static let maxQueued = 64
+
+    /// The identifiers and names (lower-cased) of the installed voices, from `spkhost voices` in
+    /// a process of its own, so no second instance of the synth runs in this one; nil if that
+    /// fails, and then `/voice` is not checked here.
+    private static func installedVoices() -> [String]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = ["voices", "--json"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return nil }
+        return list.flatMap { [$0["identifier"] as? String, $0["name"] as? String].compactMap { $0?.lowercased() } }
     }
 
     /// Live Speech asks once whether it may use the person's own voice, and remembers the answer.

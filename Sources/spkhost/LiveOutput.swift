@@ -77,6 +77,9 @@ extension JACKClient {
 
     func check(sampleRate: Int) throws {
         if shutDown.load(ordering: .acquiring) { throw HostError(shutdownMessage) }
+        guard checkAnswering() else {
+            throw HostError("the JACK server stopped answering (no process cycle for 3 s); is jackd stopped or hung?")
+        }
         if self.sampleRate != sampleRate {
             throw HostError("the JACK sample rate changed from \(sampleRate) to \(self.sampleRate) Hz; start spkhost again")
         }
@@ -126,7 +129,7 @@ struct EventPrinter {
             } else if words && m.type == .word, let text = texts[m.request], m.textOffset + m.textLength <= text.count {
                 line(m.request, "word", String(decoding: text[m.textOffset..<m.textOffset + m.textLength], as: UTF8.self))
             }
-        case .voices, .catalog: break
+        case .voices, .catalog, .ready: break
         }
     }
 }

@@ -72,6 +72,7 @@ struct PersonalVoiceCommand: ParsableCommand {
         func run() throws {
             try failing {
                 let store = PersonalStore()
+                store.removeUnfinishedVoices()
                 let directory = from ?? store.directory(PersonalStore.slug(name)) + "/recordings"
                 let takes = try PersonalVoiceBuilder.takes(in: directory)
                 let matcher = VoiceMatcher(world: LV2World())
@@ -105,7 +106,7 @@ struct PersonalVoiceCommand: ParsableCommand {
         @Argument(help: "The voice's name.") var name: String
         func run() throws {
             try failing {
-                try PersonalStore().delete(slug: PersonalStore.slug(name))
+                try PersonalStore().delete(name: name)
                 print("deleted \(name)")
             }
         }

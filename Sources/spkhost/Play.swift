@@ -17,9 +17,10 @@ struct Play: ParsableCommand {
             switch try SpeechRoute(request: request, text: text, options: effects) {
             case .synth:
                 let output = try LiveOutput(pluginURI: request.pluginURI, jack: jack)
-                try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
+                try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume,
+                                                          trim: request.trim)
                 let u = output.speech.plugin.urids.spk
-                try output.speech.send { $0.speak(ssml: text, voice: request.voice, request: 1, u) }
+                try output.speech.speak(text, voice: request.voice, request: 1)
                 try follow(text, sampleRate: output.sampleRate, receive: output.speech.receive, check: output.check)
                 output.drain()
             case .graph(let spec, let parts):
@@ -32,12 +33,12 @@ struct Play: ParsableCommand {
     }
 
     /// Prints request 1's events as they come, until it has finished (or been cancelled).
-    private func follow(_ text: String, sampleRate: Int, receive: () -> [SpeechSynth.TimedEvent], check: () throws -> Void) throws {
+    private func follow(_ text: String, sampleRate: Int, receive: () throws -> [SpeechSynth.TimedEvent], check: () throws -> Void) throws {
         var printer = EventPrinter(sampleRate: sampleRate)
         printer.requested(1, text: text)
         while true {
             try check()
-            for event in receive() {
+            for event in try receive() {
                 printer.print(event)
                 switch event.event {
                 case .finished(1), .cancelled(1): return

@@ -14,6 +14,7 @@ struct RequestInput: ParsableArguments {
     @Option(help: "Speaking rate multiplier, 0.25 to 4.") var rate: Float?
     @Option(help: "Pitch multiplier, 0.5 to 2.") var pitch: Float?
     @Option(help: "Volume, 0 to 1.") var volume: Float?
+    @Flag(help: "Keep the engine's silence before the first sound (dropped by default).") var keepLeadingSilence = false
 
     func validate() throws {
         let given = [ssml != nil, text != nil, input != nil, stdin != nil].filter { $0 }.count
@@ -21,8 +22,14 @@ struct RequestInput: ParsableArguments {
         if let stdin, stdin != "-" { throw ValidationError("unexpected argument '\(stdin)' (use - for standard input)") }
     }
 
-    /// The request as the plugin receives it.
+    /// The request as the plugin receives it, at most `RequestChunks.maximumBytes` long.
     func request() throws -> String {
+        let text = try unchecked()
+        guard text.utf8.count <= RequestChunks.maximumBytes else { throw HostError(RequestTooLarge(bytes: text.utf8.count).description) }
+        return text
+    }
+
+    private func unchecked() throws -> String {
         if let ssml { return ssml }
         if let text {
             // Text that looks like markup is escaped into a document, so it is read, not parsed.
@@ -30,18 +37,26 @@ struct RequestInput: ParsableArguments {
             return "<speak>" + text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") + "</speak>"
         }
         if let input {
+            // A file over the limit is refused before it is read.
+            if let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int, size > RequestChunks.maximumBytes {
+                throw HostError("'\(input)': \(RequestTooLarge(bytes: size))")
+            }
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw HostError("cannot read input file '\(input)': \(FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file")")
             }
             return String(decoding: data, as: UTF8.self)
         }
-        return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        // One byte past the limit is enough to know it is too large.
+        return String(decoding: FileHandle.standardInput.readData(ofLength: RequestChunks.maximumBytes + 1), as: UTF8.self)
     }
 
     /// The synth plugin that speaks `voice`: `spk.<engine>.<name>` belongs to `urn:spk:synth:<engine>`.
     var pluginURI: String { RequestParts.synth(forVoice: voice, fallback: SpkURI.espeakPlugin) }
 
-    var synthControls: RenderGraph.SynthControls { RenderGraph.SynthControls(rate: rate, pitch: pitch, volume: volume) }
+    /// The synth's `trim` control: set only to keep the silence, so the plugin's default holds otherwise.
+    var trim: Float? { keepLeadingSilence ? 0 : nil }
+
+    var synthControls: RenderGraph.SynthControls { RenderGraph.SynthControls(rate: rate, pitch: pitch, volume: volume, trim: trim) }
 }
 
 /// How a request is spoken: by its synth alone (the plain path, as always), or through a render
@@ -76,34 +91,51 @@ struct Render: ParsableCommand {
     @Option(help: "Output sample rate in Hz.") var sampleRate: Int = 48000
     @Option(help: "Frames per block.") var block: Int = SpeechSynth.offlineBlock
     @Option(help: "Also write the markers as JSON to this file.") var markers: String?
+    @Flag(help: "No progress line on a terminal.") var quiet = false
     @OptionGroup var effects: GraphOptions
 
     func run() throws {
         try failing {
             guard (8000...384_000).contains(sampleRate) else { throw HostError("sample rate \(sampleRate) is outside 8000...384000") }
             let text = try request.request()
+            try OutputClash.check(output: output, markers: markers, input: request.input, request: text)
             let world = LV2World()
-            let events: [SpeechSynth.TimedEvent]
-            let writer: AudioFileWriter
+            // Audio, markers and progress go out as they come: nothing grows with the text.
+            var progress = RenderProgress(textBytes: text.utf8.count, sampleRate: sampleRate, quiet: quiet)
+            defer { progress.finish() }
+            var writer: AudioFileWriter?
+            var markerFile: MarkerFileWriter?
+            func open() throws -> AudioFileWriter {
+                let audio = try AudioFileWriter(path: output, sampleRate: sampleRate)
+                writer = audio
+                markerFile = try markers.map { try MarkerFileWriter(path: $0, sampleRate: Double(sampleRate)) }
+                return audio
+            }
+            func event(_ timed: SpeechSynth.TimedEvent) throws {
+                try markerFile?.add(timed)
+                progress.reached(timed)
+            }
             switch try SpeechRoute(request: request, text: text, options: effects) {
             case .synth:
                 let synth = try SpeechSynth(world: world, uri: request.pluginURI, sampleRate: Double(sampleRate), block: block)
-                try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume)
-                writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
-                events = try synth.render(ssml: text, voice: request.voice) { try writer.write($0) }
+                try synth.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume, trim: request.trim)
+                let audio = try open()
+                try synth.render(ssml: text, voice: request.voice, sink: { frames in
+                    try audio.write(frames)
+                    progress.update(frames: audio.framesWritten)
+                }, events: event)
             case .graph(let spec, let parts):
                 // Every graph problem is found here, before a file is made or a frame rendered.
                 let graph = try RenderGraph(spec: spec, world: world, sampleRate: Double(sampleRate), maxBlock: block,
                                             engines: parts.synths, synthControls: request.synthControls)
-                writer = try AudioFileWriter(path: output, sampleRate: sampleRate)
-                events = try GraphRenderer(graph: graph).render(parts) { channels in
-                    if channels.count == 1 { try writer.write(channels[0]) } else { try writer.write(mono(channels)) }
-                }
+                let audio = try open()
+                try GraphRenderer(graph: graph).render(parts, sink: { channels in
+                    if channels.count == 1 { try audio.write(channels[0]) } else { try audio.write(mono(channels)) }
+                    progress.update(frames: audio.framesWritten)
+                }, events: event)
             }
-            if let markers {
-                try MarkerFile(events: events, sampleRate: Double(sampleRate)).write(to: markers)
-            }
-            try writer.commit()
+            try markerFile?.commit()
+            try writer?.commit()
         }
     }
 
@@ -111,42 +143,5 @@ struct Render: ParsableCommand {
     private func mono(_ channels: [UnsafeBufferPointer<Float>]) -> [Float] {
         let scale = 1 / Float(channels.count)
         return (0..<channels[0].count).map { i in channels.reduce(0) { $0 + $1[i] } * scale }
-    }
-}
-
-/// The markers JSON of shared/DESIGN.md: `[{"type", "frame", "seconds", "textOffset", "textLength", "name"?}]`.
-struct MarkerFile: Encodable {
-    struct Entry: Encodable {
-        var type: String
-        var frame: Int64
-        var seconds: Double
-        var textOffset: Int
-        var textLength: Int
-        var name: String?
-    }
-    var entries: [Entry]
-
-    init(events: [SpeechSynth.TimedEvent], sampleRate: Double) {
-        entries = events.compactMap { timed in
-            guard case .marker(let m) = timed.event else { return nil }
-            return Entry(type: m.type.rawValue, frame: timed.frame, seconds: Double(timed.frame) / sampleRate,
-                         textOffset: m.textOffset, textLength: m.textLength, name: m.name)
-        }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(entries)
-    }
-
-    /// Written beside the target and renamed into place, like the audio.
-    func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw HostError("cannot write markers file '\(path)': \(error.localizedDescription)")
-        }
     }
 }

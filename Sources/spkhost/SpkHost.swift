@@ -7,6 +7,25 @@ struct SpkHost: ParsableCommand {
         commandName: "spkhost",
         abstract: "Speak SSML with spk's LV2 speech synthesizers.",
         subcommands: [Plugins.self, Voices.self, VoiceCommand.self, PersonalVoiceCommand.self, Render.self, Play.self, Live.self, Bench.self, BenchEngine.self, SpeechdCommand.self])
+
+    /// ArgumentParser's own `main`, except that a usage error (a bad or missing option, a failed
+    /// `validate()`) is one `error:` line and exit status 1, as every other failure; help and
+    /// `--version` print as ArgumentParser prints them.
+    static func main() {
+        SignalCleanup.install()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            let message = self.message(for: error).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+            FileHandle.standardError.write(Data("error: \(message.isEmpty ? "\(error)" : message)\n".utf8))
+            Glibc.exit(1)
+        }
+    }
 }
 
 /// Every failure ends here: one `error:` line on stderr and exit status 1.

@@ -1,5 +1,6 @@
 import Foundation
 import LV2Host
+import SpkAudio
 import SpkProtocol
 import VoiceRegistry
 
@@ -12,7 +13,33 @@ enum UserPresets {
         return URL(fileURLWithPath: home).appendingPathComponent(".lv2/spk-user-voices.lv2")
     }
 
-    static func write(_ voices: [Voice]) throws {
+    /// Writes the bundle for the voices `voices()` gives, read under the bundle's lock: writers
+    /// (several `voice create` at once) take turns, and each writes what the registry holds when
+    /// its turn comes, so the last one leaves every voice in and all of them succeed.
+    static func write(_ voices: () throws -> [Voice]) throws {
+        let fm = FileManager.default
+        let parent = bundle.deletingLastPathComponent()
+        do {
+            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw HostError("cannot write the voice presets in \(bundle.path): \(error.localizedDescription)")
+        }
+        // The lock lives with the registry: lilv reads every entry of ~/.lv2 as a bundle.
+        let lockDirectory = SpkFiles.dataDirectory()
+        try? fm.createDirectory(atPath: lockDirectory, withIntermediateDirectories: true)
+        let lockPath = lockDirectory + "/user-presets.lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw HostError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX) == 0 else { throw HostError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        defer { flock(lock, LOCK_UN) }
+        // What killed writers left beside the bundle.
+        ScratchFiles.removeDeadLeftovers(in: parent.path, prefix: ".spk-user-voices.lv2.", suffix: "")
+        ScratchFiles.removeDeadLeftovers(in: parent.path, prefix: ".spk-user-voices.lv2.old.", suffix: "")
+        try writeLocked(try voices())
+    }
+
+    private static func writeLocked(_ voices: [Voice]) throws {
         let prefixes = """
         @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
         @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
@@ -33,14 +60,23 @@ enum UserPresets {
         let fm = FileManager.default
         let parent = bundle.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".spk-user-voices.lv2.\(getpid())")
+        let old = parent.appendingPathComponent(".spk-user-voices.lv2.old.\(getpid())")
+        ScratchFiles.register(staging.path)
+        ScratchFiles.register(old.path)
+        defer {
+            ScratchFiles.removeTree(staging.path)
+            ScratchFiles.removeTree(old.path)
+            ScratchFiles.unregister(staging.path)
+            ScratchFiles.unregister(old.path)
+        }
         do {
+            ScratchFiles.removeTree(staging.path)
             try fm.createDirectory(at: staging, withIntermediateDirectories: true)
             try manifest.write(to: staging.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
             try presets.write(to: staging.appendingPathComponent("voices.ttl"), atomically: true, encoding: .utf8)
-            if fm.fileExists(atPath: bundle.path) { try fm.removeItem(at: bundle) }
+            if fm.fileExists(atPath: bundle.path) { try fm.moveItem(at: bundle, to: old) }
             try fm.moveItem(at: staging, to: bundle)
         } catch {
-            try? fm.removeItem(at: staging)
             throw HostError("cannot write the voice presets in \(bundle.path): \(error.localizedDescription)")
         }
     }

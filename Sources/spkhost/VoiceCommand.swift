@@ -21,10 +21,10 @@ struct VoiceCommand: ParsableCommand {
                     throw HostError("unknown voice '\(identifier)' (spkhost voices --all lists the voices that can be installed)")
                 }
                 try NeuralInstall.installFiles(for: identifier)  // neural voices: fetched and checked before they are registered
-                let contents = try book.registry.update(initial: { book.everything }) { c in
+                try book.registry.update(initial: { book.everything }) { c in
                     if !c.installed.contains(identifier) { c.installed.append(identifier) }
                 }
-                try UserPresets.write(book.installed(contents))
+                try UserPresets.write { book.installed(try book.contents()) }
                 print("installed \(identifier)")
             }
         }
@@ -37,7 +37,7 @@ struct VoiceCommand: ParsableCommand {
         func run() throws {
             try failing {
                 let book = try VoiceBook()
-                let contents = try book.registry.update(initial: { book.everything }) { c in
+                try book.registry.update(initial: { book.everything }) { c in
                     if let index = c.custom.firstIndex(where: { $0.identifier == identifier }) {
                         c.custom.remove(at: index)
                     } else if let index = c.installed.firstIndex(of: identifier) {
@@ -47,7 +47,7 @@ struct VoiceCommand: ParsableCommand {
                     }
                 }
                 try NeuralInstall.removeFiles(for: identifier)  // neural voices: their files go once unregistered
-                try UserPresets.write(book.installed(contents))
+                try UserPresets.write { book.installed(try book.contents()) }
                 print("removed \(identifier)")
             }
         }
@@ -63,9 +63,9 @@ struct VoiceCommand: ParsableCommand {
         @Option(help: "Volume multiplier, 0 to 2.") var volume: Double = 1
 
         func validate() throws {
-            guard (0.25...4).contains(rate) else { throw ValidationError("--rate \(rate) is outside 0.25...4") }
-            guard (0.5...2).contains(pitch) else { throw ValidationError("--pitch \(pitch) is outside 0.5...2") }
-            guard (0...2).contains(volume) else { throw ValidationError("--volume \(volume) is outside 0...2") }
+            guard CustomVoice.rateRange.contains(rate) else { throw ValidationError("--rate \(rate) is outside 0.25...4") }
+            guard CustomVoice.pitchRange.contains(pitch) else { throw ValidationError("--pitch \(pitch) is outside 0.5...2") }
+            guard CustomVoice.volumeRange.contains(volume) else { throw ValidationError("--volume \(volume) is outside 0...2") }
         }
 
         func run() throws {
@@ -81,14 +81,14 @@ struct VoiceCommand: ParsableCommand {
                     throw HostError("'\(identifier)' is already an engine voice; choose another name")
                 }
                 let voice = CustomVoice(identifier: identifier, name: name, base: base, rate: rate, pitch: pitch, volume: volume)
-                let contents = try book.registry.update(initial: { book.everything }) { c in
+                try book.registry.update(initial: { book.everything }) { c in
                     if let index = c.custom.firstIndex(where: { $0.identifier == identifier }) {
                         c.custom[index] = voice
                     } else {
                         c.custom.append(voice)
                     }
                 }
-                try UserPresets.write(book.installed(contents))
+                try UserPresets.write { book.installed(try book.contents()) }
                 print("created \(identifier)")
             }
         }

@@ -85,6 +85,19 @@ final class ModuleProcessTests: XCTestCase {
         XCTAssertEqual(module.lines.filter { $0.hasPrefix("70") && !$0.hasPrefix("700") }, ["701 BEGIN", "702 END"])
     }
 
+    /// A message larger than the plugin's control port (a "say all" of a long page) is spoken
+    /// whole: its mark lies past the first 64 KiB.
+    func testAMessageLargerThanTheControlPortIsSpokenWhole() throws {
+        let module = try started()
+        defer { module.stop() }
+        let padding = String(repeating: "spk ", count: 70_000 / 4)
+        module.send("SPEAK\n<speak><!-- \(padding) -->Hello <mark name=\"far\"/>world</speak>\n.\n")
+        XCTAssertTrue(module.waitForLine("702 END"), "\(module.lines)")
+        XCTAssertTrue(module.lines.contains("700-far"), "\(module.lines)")
+        let samples = module.messages.flatMap { if case .audio(let s) = $0 { s } else { [Int16]() } }
+        XCTAssertGreaterThan(samples.map { abs(Int($0)) }.max() ?? 0, 3000, "speech, not silence")
+    }
+
     func testInitFailsNamingMissingPlugins() throws {
         let empty = data.appendingPathComponent("no-plugins")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

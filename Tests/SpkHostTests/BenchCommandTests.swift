@@ -19,6 +19,10 @@ final class BenchCommandTests: XCTestCase {
             }
             XCTAssertGreaterThan(try XCTUnwrap(row["throughputRatio"] as? Double), 0)
             XCTAssertGreaterThan(try XCTUnwrap(row["throughputRatioNativeRate"] as? Double), 0)
+            XCTAssertGreaterThan(try XCTUnwrap(row["throughputRatioResampledPeer"] as? Double), 0)
+            let seconds = try XCTUnwrap(row["throughputSeconds"] as? [String: Double])
+            XCTAssertEqual(Set(seconds.keys), ["plugin", "pluginNativeRate", "engine", "enginePlusResampling"])
+            XCTAssertGreaterThan(try XCTUnwrap(seconds["enginePlusResampling"]), try XCTUnwrap(seconds["engine"]), "resampling costs something")
             // The malloc interposer sits beside spkhost in the build directory: bench counts with it.
             XCTAssertEqual(row["runAllocations"] as? Int, 0, "allocations on the run() thread")
             XCTAssertGreaterThan(try XCTUnwrap(row["runCalls"] as? Int), 0)

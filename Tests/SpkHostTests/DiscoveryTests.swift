@@ -10,7 +10,7 @@ final class DiscoveryTests: XCTestCase {
         let synth = plugins.first { $0["uri"] as? String == "urn:spk:synth:espeak-ng" }
         XCTAssertNotNil(synth, result.stdout)
         let ports = (synth?["ports"] as? [[String: Any]] ?? []).compactMap { $0["symbol"] as? String }
-        XCTAssertEqual(ports, ["control", "notify", "out", "rate", "pitch", "volume"])
+        XCTAssertEqual(ports, ["control", "notify", "out", "rate", "pitch", "volume", "trim"])
     }
 
     func testVoicesListsEveryEspeakVoiceWithLanguages() throws {

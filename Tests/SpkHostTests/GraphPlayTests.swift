@@ -22,7 +22,7 @@ final class GraphPlayTests: XCTestCase {
         let recorder = try jack.startCapture(path: path, seconds: 4)
         let result = play(arguments + ["--connect", "jack_capture:input1"], jack: jack)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        recorder.waitUntilExit()
+        JackServer.finishCapture(recorder, seconds: 4)
         return try Signal(path: path)
     }
 

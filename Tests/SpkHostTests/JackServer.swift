@@ -25,6 +25,9 @@ final class JackServer {
         }
     }
 
+    /// jackd's process id (to stop it with SIGSTOP, as a hung server).
+    var pid: Int32 { process.processIdentifier }
+
     var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
 
     /// The server's ports, as jack_lsp prints them.
@@ -63,6 +66,40 @@ final class JackServer {
             throw XCTSkip("jack_capture did not start")
         }
         return recorder
+    }
+
+    /// Waits for a recorder started with `seconds` to finish, at most that long and 20 s more:
+    /// on a loaded machine jack_capture has been seen to write its whole file and then hang in
+    /// a futex, deaf to TERM. A hung recorder is stopped, so a test fails instead of hanging.
+    static func finishCapture(_ recorder: Process, seconds: Int) {
+        let deadline = Date().addingTimeInterval(Double(seconds) + 20)
+        while recorder.isRunning && Date() < deadline { usleep(20_000) }
+        stop(recorder)
+    }
+
+    /// `spkhost play` of a long text into this server, speaking for 1.5 s already: for tests of
+    /// what it does when the server goes wrong. Its standard error is in the pipe.
+    func startLongPlay() throws -> (play: Process, stderr: Pipe) {
+        let play = Process()
+        play.executableURL = URL(fileURLWithPath: Fixture.spkhost)
+        play.arguments = ["play", "--text", String(repeating: "This goes on for a long while. ", count: 20)]
+        play.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(["LV2_PATH": Fixture.lv2Path]) { $1 }
+        let err = Pipe()
+        play.standardError = err
+        play.standardOutput = FileHandle.nullDevice
+        try play.run()
+        usleep(1_500_000)
+        XCTAssertTrue(play.isRunning, "still speaking")
+        return (play, err)
+    }
+
+    /// Waits at most `seconds` for `process` to exit; true if it did (else it is stopped).
+    static func exits(_ process: Process, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let exited = !process.isRunning
+        stop(process)
+        return exited
     }
 
     /// TERM, then KILL after three seconds.

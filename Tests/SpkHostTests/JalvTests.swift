@@ -43,18 +43,7 @@ final class JalvTests: XCTestCase {
         // the file itself, `<>`, as jalv saves them).
         let stateDir = Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDir) }
-        let prefixes = """
-        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-        @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
-        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-        @prefix state: <http://lv2plug.in/ns/ext/state#> .
-        @prefix spk: <urn:spk:ns#> .
-
-        """
-        try (prefixes + "<state.ttl> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:seeAlso <state.ttl> .\n")
-            .write(to: stateDir.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
-        try (prefixes + "<> a pset:Preset ; lv2:appliesTo <urn:spk:synth:espeak-ng> ; rdfs:label \"MIDI test\" ; state:state [ spk:text \"Hello from a MIDI key, held down.\" ] .\n")
-            .write(to: stateDir.appendingPathComponent("state.ttl"), atomically: true, encoding: .utf8)
+        try writeJalvState(in: stateDir, properties: "spk:text \"Hello from a MIDI key, held down.\"", label: "MIDI test")
 
         let jack = try JackServer()
         defer { jack.stop() }
@@ -82,7 +71,7 @@ final class JalvTests: XCTestCase {
         jack.waitForPort("spk-seq:out")
         XCTAssertEqual(Fixture.run("jack_connect", ["spk-jalv:out", "jack_capture:input1"], environment: jack.environment).status, 0)
         XCTAssertEqual(Fixture.run("jack_connect", ["spk-seq:out", "spk-jalv:control"], environment: jack.environment).status, 0)
-        recorder.waitUntilExit()
+        JackServer.finishCapture(recorder, seconds: 3)
         let recorded = try Signal(path: path)
         XCTAssertGreaterThan(recorded.rms(), 0.01, "the note made the plugin speak")
         XCTAssertGreaterThan(recorded.spokenDuration, 0.3, "the sequencer may be mid-loop when connected: some speech, not all")

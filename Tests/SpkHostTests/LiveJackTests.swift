@@ -27,7 +27,7 @@ final class LiveJackTests: XCTestCase {
         let result = spkhost(["play", "--text", text, "--connect", "jack_capture:input1"], jack: jack)
         XCTAssertEqual(result.status, 0, result.stderr)
         for word in ["started", "word", "quick", "fox", "finished"] { XCTAssertTrue(result.stdout.contains(word), result.stdout) }
-        recorder.waitUntilExit()
+        JackServer.finishCapture(recorder, seconds: 4)
 
         let recorded = try Signal(path: path)
         let rendered = dir.appendingPathComponent("rendered.wav").path
@@ -46,21 +46,9 @@ final class LiveJackTests: XCTestCase {
 
     func testPlayReportsAServerThatDiesMidUtterance() throws {
         let jack = try JackServer()
-        let play = Process()
-        play.executableURL = URL(fileURLWithPath: Fixture.spkhost)
-        play.arguments = ["play", "--text", String(repeating: "This goes on for a long while. ", count: 20)]
-        play.environment = ProcessInfo.processInfo.environment.merging(jack.environment) { $1 }.merging(["LV2_PATH": Fixture.lv2Path]) { $1 }
-        let err = Pipe()
-        play.standardError = err
-        play.standardOutput = FileHandle.nullDevice
-        try play.run()
-        usleep(1_500_000)
-        XCTAssertTrue(play.isRunning, "still speaking")
+        let (play, err) = try jack.startLongPlay()
         jack.stop()
-        let deadline = Date().addingTimeInterval(5)
-        while play.isRunning && Date() < deadline { usleep(20_000) }
-        XCTAssertFalse(play.isRunning, "spkhost play hangs after the server died")
-        if play.isRunning { JackServer.stop(play) }
+        XCTAssertTrue(JackServer.exits(play, within: 5), "spkhost play hangs after the server died")
         XCTAssertNotEqual(play.terminationStatus, 0)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(message.contains("error: ") && message.contains("JACK"), message)

@@ -134,7 +134,8 @@ let benchmarks: @Sendable () -> Void = {
     // and through its command line, alternately in each iteration.
     let plugin48 = metric("Plugin 48 kHz (ms)"), pluginNative = metric("Plugin engine rate (ms)")
     let renderer48 = metric("Renderer 48 kHz (ms)"), adapter = metric("Adapter (ms)"), raw = metric("C API (ms)")
-    let cli = metric("Command line (ms)")
+    let cli = metric("Command line (ms)"), peer48 = metric("C API + soxr 48 kHz (ms)")
+    let ratioPeer = metric("Plugin 48 kHz / C API + soxr (per mille)", .prefersLarger)
     let ratio48 = metric("Plugin 48 kHz / C API (per mille)", .prefersLarger)
     let ratioNative = metric("Plugin engine rate / C API (per mille)", .prefersLarger)
     let ratioAdapter = metric("Adapter / C API (per mille)", .prefersLarger)
@@ -147,7 +148,8 @@ let benchmarks: @Sendable () -> Void = {
         }
         let box = Box<Setup>()
         Benchmark("Throughput \(voice.label)",
-                  configuration: configuration([plugin48, pluginNative, renderer48, adapter, raw, cli, ratio48, ratioNative, ratioAdapter, ratioCLI],
+                  configuration: configuration([plugin48, pluginNative, renderer48, adapter, raw, peer48, cli,
+                                                ratio48, ratioNative, ratioPeer, ratioAdapter, ratioCLI],
                                                iterations: 15, warmup: 1)) { benchmark in
             let s = box.value!
             let text = BenchmarkTexts.fiveHundredWords
@@ -156,10 +158,12 @@ let benchmarks: @Sendable () -> Void = {
             let pN = try timePluginRender(s.native, text: text, voice: voice.identifier)
             let a = try s.adapter.run("render \(s.file)").seconds
             let r48 = try s.adapter.run("renderer \(s.file) 48000").seconds
+            let peer = try s.raw.run("resampled \(s.file) 48000").seconds
             let command = try timeCommandLine(voice, file: s.file)
-            for (m, seconds) in [(plugin48, p48), (pluginNative, pN), (renderer48, r48), (adapter, a), (raw, c), (cli, command)] {
+            for (m, seconds) in [(plugin48, p48), (pluginNative, pN), (renderer48, r48), (adapter, a), (raw, c), (peer48, peer), (cli, command)] {
                 benchmark.measurement(m, Int(seconds * 1000))
             }
+            benchmark.measurement(ratioPeer, Int(peer / p48 * 1000))
             benchmark.measurement(ratio48, Int(c / p48 * 1000))
             benchmark.measurement(ratioNative, Int(c / pN * 1000))
             benchmark.measurement(ratioAdapter, Int(c / a * 1000))

@@ -10,10 +10,14 @@
 //   render FILE          speak the file's text whole:      SECONDS SAMPLES
 //   first FILE           time until the first audio chunk: SECONDS SAMPLES
 //   renderer FILE RATE   (adapter) spk's ProgramRenderer: SSML, the adapter, resampling to RATE
+//   resampled FILE RATE  the text whole, then as much audio resampled to RATE with the libsoxr
+//                        setup spk uses (SOXR_HQ, 512-sample slices): the plugin's fair peer at
+//                        a host rate, which no resampling host can beat
 import CEspeakNG
 import CFlite
 import Glibc
 import SpeechEngines
+import SpkAudio
 import SpkProtocol
 
 func now() -> Double {
@@ -188,6 +192,16 @@ while let line = readLine() {
         case "render": samples = try runner.render(text)
         case "first": samples = try runner.first(text)
         case "renderer" where words.count == 3: samples = try runner.renderer(text, rate: Double(words[2]) ?? 48000)
+        case "resampled" where words.count == 3:
+            samples = try runner.render(text)
+            // soxr's cost does not depend on what the samples are: as much audio as the engine made.
+            let resampler = try Resampler(from: runner.sampleRate, to: Double(words[2]) ?? 48000)
+            let slice = [Float](repeating: 0.1, count: 512)
+            var out: [Float] = []
+            for offset in stride(from: 0, to: samples, by: slice.count) {
+                out.removeAll(keepingCapacity: true)
+                try resampler.process(slice[..<min(slice.count, samples - offset)], final: offset + slice.count >= samples, into: &out)
+            }
         default: fail("bad command '\(line)'")
         }
     } catch {

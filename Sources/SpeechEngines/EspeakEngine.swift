@@ -265,9 +265,9 @@ private final class CallbackContext {
     /// Where the following word's sound starts, in the call's samples, once its event came.
     private var stopSample: Int?
 
-    /// Rebases the chunk, and ends the piece where the following word (`stopAt`) starts: its
-    /// event comes before its sound (espeak-ng reports a clause's events as it starts the
-    /// clause), so the audio goes on until it reaches that point. True when it has.
+    /// Rebases the chunk, and ends the piece where the following word (`stopAt`) starts: the
+    /// audio is handed on up to that word's sample, in whichever chunk it falls (an event's
+    /// sample may lie past the chunk it comes with). True once it has been reached.
     func stopAtFollowingWord(_ chunk: inout SynthesisOutput) -> Bool {
         rebase(&chunk)
         let start = delivered

@@ -19,7 +19,6 @@ struct Play: ParsableCommand {
                 let output = try LiveOutput(pluginURI: request.pluginURI, jack: jack)
                 try output.speech.plugin.setControls(rate: request.rate, pitch: request.pitch, volume: request.volume,
                                                           trim: request.trim)
-                let u = output.speech.plugin.urids.spk
                 try output.speech.speak(text, voice: request.voice, request: 1)
                 try follow(text, sampleRate: output.sampleRate, receive: output.speech.receive, check: output.check)
                 output.drain()

@@ -191,7 +191,8 @@ public final class ProgramRenderer {
             waitingMarkers.append((Int((Double(engineSamples + sample) * ratio).rounded()), marker))
         }
         engineSamples += pcm.count
-        guard pcm.count > Self.slice else { return try feedSlice(pcm, final: final, emit: emit) }
+        // Slices let resampled audio go out early; unresampled, it goes out at once whole.
+        guard pcm.count > Self.slice && !resampler.isPassthrough else { return try feedSlice(pcm, final: final, emit: emit) }
         var offset = pcm.startIndex
         while offset < pcm.endIndex {
             if offset > pcm.startIndex && isCancelled() { return }

@@ -10,6 +10,8 @@ public final class Resampler {
     public let inputRate: Double
     public let outputRate: Double
     public var ratio: Double { outputRate / inputRate }
+    /// Whether the rates are the same: audio is passed through as it is.
+    public var isPassthrough: Bool { state == nil }
     private let state: soxr_t?
 
     public struct Failure: Error, CustomStringConvertible {

@@ -20,6 +20,7 @@ packages=(
     libqt5x11extras5                              # jalv.qt5 embeds X11 plugin UIs only with it (a Recommends of jalv)
     speech-dispatcher python3-speechd info        # sd_spk's host, its Python client, the module protocol's manual
     speech-dispatcher-espeak-ng                   # speech-dispatcher's own espeak-ng module: the benchmark's peer
+    ardour                                        # a DAW as a host nobody here wrote, headless through ardour7-lua
 )
 missing=()
 for p in "${packages[@]}"; do

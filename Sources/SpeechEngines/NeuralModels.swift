@@ -16,7 +16,7 @@ import Synchronization
 /// onnxruntime is loading a model crashes in onnxruntime's static destructors, and a host joins
 /// its worker thread before it exits.
 ///
-/// onnxruntime's intra-op threads: `threads` (SPK_NEURAL_THREADS, default 2, at most the cores).
+/// onnxruntime's intra-op threads: `threads` (SPK_NEURAL_THREADS, default 1, at most the cores).
 /// Instances share one model per voice and take turns with it, so a process never runs more
 /// than that many inference threads however many instances speak; see README (neural voices).
 final class NeuralModels: @unchecked Sendable {
@@ -31,7 +31,7 @@ final class NeuralModels: @unchecked Sendable {
     static var threads: Int {
         let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         if let text = getenv("SPK_NEURAL_THREADS"), let wanted = Int(String(cString: text)), wanted > 0 { return min(wanted, cores) }
-        return min(2, cores)
+        return 1
     }
 
     /// The model for the voice in `directory`, loading it (or waiting for another caller's load).

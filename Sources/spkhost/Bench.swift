@@ -18,7 +18,10 @@ struct Bench: ParsableCommand {
         interposer can be preloaded (found beside spkhost, or named by SPK_MALLOC_INTERPOSER). \
         Throughput is an offline render of a fixed 500-word text through the plugin against the \
         same engine called directly through its C API (in a separate process), as a ratio of \
-        their speeds (1 = as fast as the engine alone).
+        their speeds (1 = as fast as the engine alone). For a neural voice the peer is Piper \
+        itself, when SPK_PIPER_PEER names Benchmarks/piper-peer.py (after `piper-peer.py setup`): \
+        each request is then also sent to Piper, in turns, and its first chunk's time shown beside \
+        spk's; without it the neural voice is measured alone and throughput is skipped.
         """)
 
     @Option(help: "Voice identifier.") var voice: String?

@@ -8,6 +8,24 @@ public enum BenchmarkTexts {
         ("paragraph", String(repeating: "Speech synthesis turns written text into sound, one sentence after another, for as long as there is text. ", count: 6)),
     ]
 
+    /// The rows of issue 21, spk's neural voice against Piper: a word, a clause, a sentence
+    /// without a comma and one with, a paragraph whose first sentence has no comma, 500 words.
+    public static let piperPeer: [(name: String, text: String)] = [
+        ("word", "Hello."),
+        ("clause", "Please call my daughter,"),
+        ("sentence", "The quick brown fox jumps over the lazy dog."),
+        ("sentence with comma", "Please call my daughter, and tell her I will be late."),
+        ("paragraph", """
+            The old lighthouse keeper climbed the stairs every evening before the sun went down. \
+            He carried a lamp, a book and a small flask of tea, and he sat by the great window until the ships \
+            had passed the rocks. In winter the storms came from the north, and the waves broke so high that \
+            the spray reached the glass. Nobody in the village remembered a night when the light had failed. \
+            When he finally retired, the children of the harbour gave him a model of the tower, carved from \
+            driftwood and painted white and red, and he kept it on his kitchen table for the rest of his life.
+            """),
+        ("500 words", fiveHundredWords),
+    ]
+
     /// A fixed plain text of exactly 500 words (no digits or abbreviations, so that every engine
     /// reads the same words) for throughput: offline render against the engine called directly.
     public static let fiveHundredWords = """

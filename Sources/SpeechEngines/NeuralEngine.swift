@@ -63,7 +63,7 @@ public final class NeuralEngine: SpeechEngine, @unchecked Sendable {
         return try plan(SynthesisText(text: text), voice: installed, chunking: .sentences).map(\.phonemes)
     }
 
-    private func loadedModel(for voice: Voice) throws -> (NeuralVoiceEntry, SherpaVoiceModel) {
+    func loadedModel(for voice: Voice) throws -> (NeuralVoiceEntry, SherpaVoiceModel) {
         guard let entry = NeuralCatalog.entry(voice.identifier) else { throw SpeechError("unknown voice '\(voice.identifier)'") }
         let paths = self.paths()
         let directory = paths.voiceDirectory(entry)

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import NeuralVoices
 import Synchronization
 
@@ -9,9 +10,15 @@ import Synchronization
 /// twice. A load that failed is tried again on the next request, so reinstalling a voice needs
 /// no restart.
 ///
-/// Not loaded when a plugin is instantiated: hosts instantiate a synth just to list its voices
-/// and exit at once, and a process that exits while onnxruntime is loading a model crashes in
-/// onnxruntime's static destructors.
+/// A plugin with a worker thread of the host's loads its voice's model there as soon as the voice
+/// is chosen (SynthWorker, VoicePreparing), before any request; hosts that work inline (offline
+/// renders, a host listing voices) load it with the first request: a process that exits while
+/// onnxruntime is loading a model crashes in onnxruntime's static destructors, and a host joins
+/// its worker thread before it exits.
+///
+/// onnxruntime's intra-op threads: `threads` (SPK_NEURAL_THREADS, default 1, at most the cores).
+/// Instances share one model per voice and take turns with it, so a process never runs more
+/// than that many inference threads however many instances speak; see README (neural voices).
 final class NeuralModels: @unchecked Sendable {
     private final class Loading: @unchecked Sendable {
         let done = DispatchGroup()
@@ -19,6 +26,13 @@ final class NeuralModels: @unchecked Sendable {
     }
 
     private let slots = Mutex<[String: Loading]>([:])
+
+    /// onnxruntime's intra-op threads per model.
+    static var threads: Int {
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if let text = getenv("SPK_NEURAL_THREADS"), let wanted = Int(String(cString: text)), wanted > 0 { return min(wanted, cores) }
+        return 1
+    }
 
     /// The model for the voice in `directory`, loading it (or waiting for another caller's load).
     func model(voice directory: String, runtime: String) throws(NeuralVoiceError) -> SherpaVoiceModel {
@@ -30,9 +44,17 @@ final class NeuralModels: @unchecked Sendable {
             return (loading, true)
         }
         if isNew {
+            let threads = Self.threads
+            let log = NeuralLoadLog()
+            log.write("loading \(directory) threads=\(threads)")
+            let tasksBefore = NeuralLoadLog.threadCount()
             loading.result = Result { () throws(NeuralVoiceError) -> SherpaVoiceModel in
                 let voice = try InstalledNeuralVoice(directory: directory)
-                return try SherpaVoiceModel(voice: voice, runtime: try SherpaRuntime.load(directory: runtime))
+                return try SherpaVoiceModel(voice: voice, runtime: try SherpaRuntime.load(directory: runtime), threads: threads)
+            }
+            switch loading.result! {
+            case .success: log.write("loaded \(directory) threads=\(threads) new-threads=\(NeuralLoadLog.threadCount() - tasksBefore)")
+            case .failure(let error): log.write("failed \(directory) \(error)")
             }
             if case .failure = loading.result { forget(voice: directory) }
             loading.done.leave()

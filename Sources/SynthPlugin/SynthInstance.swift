@@ -3,6 +3,7 @@ import SpeechEngines
 import SpkProtocol
 import LockFree
 import Synchronization
+import Glibc
 
 /// One instance of a synth plugin. `run()` (in SynthInstance+Run.swift) plays what the worker
 /// (SynthWorker) renders; the two share only lock-free rings and a few atomics.
@@ -22,6 +23,9 @@ final class SynthInstance {
     private let schedule: UnsafeMutablePointer<LV2_Worker_Schedule>?
     /// Set by run() when it schedules work, cleared by the worker when the work starts.
     let workScheduled = Atomic<Bool>(false)
+    /// The thread that last scheduled work (run()'s): work on that same thread runs inline (an
+    /// offline host), not on a worker thread of its own.
+    private let schedulingThread = Atomic<UInt>(0)
 
     // Ports.
     var control: UnsafeRawPointer?
@@ -98,17 +102,20 @@ final class SynthInstance {
         workScheduled.store(true, ordering: .releasing)
         if let schedule, let scheduleWork = schedule.pointee.schedule_work {
             var message: UInt8 = 0
-            if scheduleWork(schedule.pointee.handle, 1, &message) != LV2_WORKER_SUCCESS {
+            schedulingThread.store(UInt(pthread_self()), ordering: .releasing)
+            let status = scheduleWork(schedule.pointee.handle, 1, &message)
+            if status != LV2_WORKER_SUCCESS {
                 workScheduled.store(false, ordering: .releasing)
             }
         } else {
-            work()
+            workScheduled.store(false, ordering: .releasing)
+            worker.work(onOwnThread: false)
         }
     }
 
     /// The worker's entry (LV2 worker `work`).
     func work() {
         workScheduled.store(false, ordering: .releasing)
-        worker.work()
+        worker.work(onOwnThread: UInt(pthread_self()) != schedulingThread.load(ordering: .acquiring))
     }
 }

@@ -34,8 +34,12 @@ final class SynthWorker {
     /// Where a phrase-bank request's text starts in `spk:text`: its markers point into the whole text.
     private var textBases: [Int64: Int] = [:]
 
-    /// Set while rendered audio or queued requests remain, so `run()` knows to schedule more work.
+    /// Set while rendered audio or queued requests remain, or a voice waits to be prepared, so
+    /// `run()` knows to schedule more work.
     let hasMore = Atomic<Bool>(false)
+    /// The voice chosen last and not yet prepared (VoicePreparing engines: a neural model loads
+    /// when its voice is chosen, not when the first request comes).
+    private var voiceToPrepare: String?
 
     /// The worker renders the next piece only while less than this much audio waits for
     /// `run()` (in the frame ring and here): 2 s, enough to ride out a slow piece (a neural
@@ -71,6 +75,7 @@ final class SynthWorker {
         self.log = log
         registry = RegistryView(log: log)
         aheadTarget = Int(outputRate * 2)
+        choose(defaultVoice)
     }
 
     /// The engine's voices and the custom voices over them, as the registry has them now.
@@ -79,9 +84,17 @@ final class SynthWorker {
         return VoiceCatalog(engine: engine, custom: contents?.custom ?? [], installed: contents.map { Set($0.installed) })
     }
 
-    /// One round of work: take every command, then render and feed until the rings are full.
-    func work() {
+    /// One round of work: take every command, prepare a voice just chosen, then render and feed
+    /// until the rings are full. `onOwnThread`: the host's worker thread, not inside `run()` or a
+    /// host's inline `schedule_work` (there a voice is prepared by its first request instead).
+    func work(onOwnThread: Bool = false) {
         drainCommands()
+        while let voice = voiceToPrepare {
+            voiceToPrepare = nil
+            if onOwnThread { prepare(voice) }
+            // Requests that came meanwhile wait in the queue; a voice chosen meanwhile is next.
+            drainCommands()
+        }
         pump()
         hasMore.store(renderer != nil || !queue.isEmpty || pendingHead < pending.count, ordering: .releasing)
     }
@@ -90,7 +103,22 @@ final class SynthWorker {
     func restoreDefaultVoice(_ identifier: String) -> Bool {
         guard catalog.contains(identifier) else { return false }
         defaultVoice = identifier
+        choose(identifier)
         return true
+    }
+
+    /// Notes a chosen voice for the worker to prepare, when the engine prepares voices.
+    private func choose(_ voice: String) {
+        guard engine is VoicePreparing else { return }
+        voiceToPrepare = voice
+        hasMore.store(true, ordering: .releasing)
+    }
+
+    /// Gets a voice ready (a neural model loaded). A voice that cannot be is let be: its
+    /// requests say why.
+    private func prepare(_ voice: String) {
+        guard let engine = engine as? VoicePreparing, let resolved = try? catalog.resolve(voice) else { return }
+        try? engine.prepare(resolved.voice)
     }
 
     // MARK: commands
@@ -123,6 +151,7 @@ final class SynthWorker {
             case .setVoice?:
                 if catalog.contains(voice) {
                     defaultVoice = voice
+                    choose(voice)
                     renderer?.defaultVoiceChanged(to: voice)
                 } else {
                     reply { $0.error(request: 0, message: "unknown voice '\(voice)'", self.urids) }

@@ -18,13 +18,17 @@ struct Bench: ParsableCommand {
         interposer can be preloaded (found beside spkhost, or named by SPK_MALLOC_INTERPOSER). \
         Throughput is an offline render of a fixed 500-word text through the plugin against the \
         same engine called directly through its C API (in a separate process), as a ratio of \
-        their speeds (1 = as fast as the engine alone).
+        their speeds (1 = as fast as the engine alone). For a neural voice the peer is Piper \
+        itself, when SPK_PIPER_PEER names Benchmarks/piper-peer.py (after `piper-peer.py setup`): \
+        each request is then also sent to Piper, in turns, and its first chunk's time shown beside \
+        spk's; without it the neural voice is measured alone and throughput is skipped.
         """)
 
     @Option(help: "Voice identifier.") var voice: String?
     @Option(name: .customLong("block"), help: "Block size in frames (repeatable).") var blocks: [Int] = [64, 128, 256, 1024]
     @Option(help: "Requests per text and block size.") var requests: Int = 30
     @Option(help: "Offline renders of the 500-word text on each side of the throughput ratio (0 skips it).") var renders: Int = 3
+    @Option(help: "Texts: 'standard' (a word, a sentence, a paragraph) or 'piper' (issue 21's rows: a word, a clause, sentences without and with a comma, a paragraph, 500 words).") var texts: String = "standard"
     @Flag(help: "Print JSON.") var json = false
 
     struct Row: Encodable {
@@ -39,6 +43,12 @@ struct Bench: ParsableCommand {
         /// Blocks until the first non-zero frame (the engine's own lead-in silence included).
         var firstAudioBlocks: Percentiles
         var firstAudioMs: Percentiles
+        /// Every request's first-sound milliseconds, in order.
+        var firstAudioMsValues: [Double]
+        /// Piper itself on the same text, interleaved request by request (neural voices, with
+        /// SPK_PIPER_PEER set): from `PiperVoice.synthesize` to its first audio chunk.
+        var piperFirstAudioMs: Percentiles?
+        var piperFirstAudioMsValues: [Double]?
         /// The engine's silence before its first sound, offline.
         var leadInMs: Double
         /// run() seconds while speaking, over the block's time budget.
@@ -53,7 +63,7 @@ struct Bench: ParsableCommand {
         /// At 48 kHz against the fair peer: the engine's C API plus the same libsoxr resampling.
         var throughputRatioResampledPeer: Double?
         /// The seconds behind the ratios (medians): plugin at 48 kHz and at the engine's rate,
-        /// engine alone, engine plus resampling.
+        /// engine alone, engine plus resampling. For a neural voice the engine is Piper.
         var throughputSeconds: Throughput.Seconds?
         var realTimeThread: Bool
     }
@@ -62,6 +72,7 @@ struct Bench: ParsableCommand {
         guard !blocks.isEmpty, blocks.allSatisfy({ (1...8192).contains($0) }) else { throw ValidationError("--block takes 1...8192") }
         guard requests > 0 else { throw ValidationError("--requests must be at least 1") }
         guard renders >= 0 else { throw ValidationError("--renders must be 0 or more") }
+        guard ["standard", "piper"].contains(texts) else { throw ValidationError("--texts takes standard or piper") }
     }
 
     func run() throws {
@@ -71,21 +82,28 @@ struct Bench: ParsableCommand {
             input.voice = voice
             let uri = input.pluginURI
             let world = LV2World()
-            let throughput = renders > 0 ? try Throughput.measure(world: world, uri: uri, voice: voice, renders: renders) : nil
+            let neural = voice?.hasPrefix("spk.neural.") ?? false
+            let piper = neural ? try PiperPeer.start() : nil
+            let textSet = texts == "piper" ? BenchmarkTexts.piperPeer : BenchmarkTexts.firstAudio
+            // A neural voice's engine peer is Piper: without it there is nothing to compare with.
+            let throughput = renders > 0 && (!neural || piper != nil)
+                ? try Throughput.measure(world: world, uri: uri, voice: voice, renders: renders, piper: piper) : nil
 
             let realTime = RealTimePriority.promote()
             defer { if realTime { RealTimePriority.demote() } }
             var leadIns: [String: Int] = [:]
-            for (name, text) in BenchmarkTexts.firstAudio { leadIns[name] = try Self.leadIn(world: world, uri: uri, text: text, voice: voice) }
+            for (name, text) in textSet { leadIns[name] = try Self.leadIn(world: world, uri: uri, text: text, voice: voice) }
             var rows: [Row] = []
             for block in blocks {
                 let probe = try LiveProbe(world: world, uri: uri, block: block)
                 probe.allocations = counter
-                for (name, text) in BenchmarkTexts.firstAudio {
+                for (name, text) in textSet {
                     let leadIn = leadIns[name]!
                     try probe.warmUp(ssml: text, voice: voice)
                     var started: [Double] = [], firstFrame: [Double] = [], firstSound: [Double] = [], ms: [Double] = []
                     var allocations = 0, calls = 0
+                    var piperMs: [Double] = []
+                    if let piper { _ = try piper.firstSound(text) }
                     for _ in 0..<requests {
                         let first = try probe.firstAudio(ssml: text, voice: voice)
                         started.append(Double(first.startedBlocks ?? first.firstSoundBlocks))
@@ -94,12 +112,16 @@ struct Bench: ParsableCommand {
                         ms.append(first.firstSoundSeconds * 1000)
                         allocations += first.runAllocations.reduce(0, +)
                         calls += first.runSeconds.count
+                        if let piper { piperMs.append(try piper.firstSound(text) * 1000) }
                     }
                     let speaking = try probe.whileSpeaking(ssml: text, voice: voice, calls: max(200, Int(0.5 / probe.period)))
                     allocations += speaking.allocations.reduce(0, +)
                     rows.append(Row(voice: voice ?? "spk.espeak-ng.en-us", block: block, text: name,
                                     startedBlocks: Percentiles(started), firstFrameBlocks: Percentiles(firstFrame),
                                     firstAudioBlocks: Percentiles(firstSound), firstAudioMs: Percentiles(ms),
+                                    firstAudioMsValues: ms,
+                                    piperFirstAudioMs: piper == nil ? nil : Percentiles(piperMs),
+                                    piperFirstAudioMsValues: piper == nil ? nil : piperMs,
                                     leadInMs: Double(leadIn) / 48,
                                     runCostShare: Percentiles(speaking.seconds.map { $0 / probe.period }),
                                     runCalls: speaking.seconds.count + calls,
@@ -110,11 +132,15 @@ struct Bench: ParsableCommand {
                 }
             }
             if json { return try printJSON(rows) }
-            printTable(["BLOCK", "TEXT", "STARTED", "FIRST FRAME", "FIRST SOUND", "FIRST SOUND ms", "LEAD-IN ms", "run() / BUDGET", "ALLOCATIONS"],
+            printTable(["BLOCK", "TEXT", "STARTED", "FIRST FRAME", "FIRST SOUND", "FIRST SOUND ms"] + (piper == nil ? [] : ["PIPER ms", "spk / PIPER"])
+                       + ["LEAD-IN ms", "run() / BUDGET", "ALLOCATIONS"],
                        rows.map { r in
                            [String(r.block), r.text,
                             Self.blocks(r.startedBlocks), Self.blocks(r.firstFrameBlocks), Self.blocks(r.firstAudioBlocks),
-                            String(format: "%.1f / %.1f", r.firstAudioMs.p50, r.firstAudioMs.p99),
+                            String(format: "%.1f / %.1f", r.firstAudioMs.p50, r.firstAudioMs.p99)]
+                           + (r.piperFirstAudioMs.map { p in
+                               [String(format: "%.1f / %.1f", p.p50, p.p99), String(format: "%.2f / %.2f", r.firstAudioMs.p50 / p.p50, r.firstAudioMs.p99 / p.p99)]
+                           } ?? []) + [
                             String(format: "%.1f", r.leadInMs),
                             String(format: "%.2f%% / %.2f%% / %.2f%%", r.runCostShare.p50 * 100, r.runCostShare.p99 * 100, r.runCostShare.max * 100),
                             r.runAllocations.map { "\($0) in \(r.runCalls) calls" } ?? "not counted"]
@@ -124,6 +150,11 @@ struct Bench: ParsableCommand {
             if let t = throughput {
                 print(String(format: "throughput, 500 words offline (median of %d): at the engine's own %.0f Hz the plugin runs at %.2f of the engine's C API (plugin %.3f s, engine %.3f s); at 48000 Hz at %.2f of the engine plus the same libsoxr resampling (plugin %.3f s, peer %.3f s = engine + %.3f s of resampling), %.2f of the engine alone",
                              renders, t.engineRate, t.nativeRatio, t.pluginNative, t.engine, t.resampledPeerRatio, t.plugin, t.engine + t.resampling, t.resampling, t.ratio))
+            }
+            if neural && piper == nil {
+                print("Piper not compared (no throughput either): set \(PiperPeer.environment) to Benchmarks/piper-peer.py after `Benchmarks/piper-peer.py setup`")
+            } else if piper != nil {
+                print("PIPER ms: Piper 1.8.0 in its own process, PiperVoice.synthesize to its first chunk, interleaved with spk request by request; the engine in the throughput line is Piper")
             }
             if counter == nil {
                 print("run() allocations not counted: preload libMallocInterposerSwift.so (or set SPK_MALLOC_INTERPOSER to it)")
@@ -176,16 +207,22 @@ struct Throughput {
     }
     var seconds: Seconds { Seconds(plugin: plugin, pluginNativeRate: pluginNative, engine: engine, enginePlusResampling: engine + resampling) }
 
-    static func measure(world: LV2World, uri: String, voice: String?, renders: Int) throws -> Throughput {
+    static func measure(world: LV2World, uri: String, voice: String?, renders: Int, piper: PiperPeer? = nil) throws -> Throughput {
         let voiceID = voice ?? "spk.espeak-ng.en-us"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spk-bench-\(getpid()).txt")
         try BenchmarkTexts.fiveHundredWords.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        // `spkhost bench-engine`: the engine's C API in a process of its own, a render per `go`.
-        let engine = try BenchChild(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
-                                    arguments: ["bench-engine", "--voice", voiceID, "--input", file.path], name: "the engine process")
+        // `spkhost bench-engine`: the engine's C API in a process of its own, a render per `go`;
+        // for a neural voice, Piper in its own (which has no resampling of its own to add).
+        let engine = piper != nil ? nil : try BenchChild(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                                         arguments: ["bench-engine", "--voice", voiceID, "--input", file.path], name: "the engine process")
+        let engineRate = piper?.sampleRate ?? engine!.sampleRate
         func engineRender() throws -> (engine: Double, resampling: Double) {
-            let answer = try engine.ask("go")
+            if let piper {
+                let whole = try piper.whole(BenchmarkTexts.fiveHundredWords)
+                return (whole.seconds, try BenchEngine.resamplingSeconds(samples: Int(whole.audio * engineRate), from: engineRate))
+            }
+            let answer = try engine!.ask("go")
             guard answer.count >= 3, let seconds = Double(answer[0]), let resampling = Double(answer[2]) else {
                 throw HostError("the engine process failed (\(answer.joined(separator: " ")))")
             }
@@ -193,7 +230,7 @@ struct Throughput {
         }
 
         let atHostRate = try SpeechSynth(world: world, uri: uri, sampleRate: 48000, block: SpeechSynth.offlineBlock)
-        let atEngineRate = try SpeechSynth(world: world, uri: uri, sampleRate: engine.sampleRate, block: SpeechSynth.offlineBlock)
+        let atEngineRate = try SpeechSynth(world: world, uri: uri, sampleRate: engineRate, block: SpeechSynth.offlineBlock)
         func render(_ synth: SpeechSynth, _ text: String) throws -> Double {
             let start = PacedClock.monotonic()
             var sum: Float = 0
@@ -215,6 +252,6 @@ struct Throughput {
         }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         return Throughput(plugin: median(plugin), pluginNative: median(native), engine: median(direct),
-                          resampling: median(resampling), engineRate: engine.sampleRate)
+                          resampling: median(resampling), engineRate: engineRate)
     }
 }

@@ -26,23 +26,29 @@ struct BenchEngine: ParsableCommand {
             let engine = try DirectEngine(voice: voice)
             print("ready \(Int(engine.sampleRate))")
             fflush(stdout)
-            let noise = (0..<512).map { _ in Float.random(in: -0.3...0.3) }
             while readLine() != nil {
                 let start = PacedClock.monotonic()
                 let samples = try engine.render(file: input)
-                let rendered = PacedClock.monotonic()
-                // soxr's cost does not depend on what the samples are: as much audio as the engine made.
-                let resampler = try Resampler(from: engine.sampleRate, to: 48000)
-                var out: [Float] = []
-                out.reserveCapacity(2048)
-                for offset in stride(from: 0, to: samples, by: noise.count) {
-                    out.removeAll(keepingCapacity: true)
-                    try resampler.process(noise[..<min(noise.count, samples - offset)], final: offset + noise.count >= samples, into: &out)
-                }
-                print(String(format: "%.6f %d %.6f", rendered - start, samples, PacedClock.monotonic() - rendered))
+                let rendered = PacedClock.monotonic() - start
+                print(String(format: "%.6f %d %.6f", rendered, samples, try Self.resamplingSeconds(samples: samples, from: engine.sampleRate)))
                 fflush(stdout)
             }
         }
+    }
+
+    /// What resampling `samples` samples to 48 kHz takes with the plugin's libsoxr setup.
+    static func resamplingSeconds(samples: Int, from rate: Double) throws -> Double {
+        // soxr's cost does not depend on what the samples are: as much audio as the engine made.
+        let noise = (0..<512).map { _ in Float.random(in: -0.3...0.3) }
+        let start = PacedClock.monotonic()
+        let resampler = try Resampler(from: rate, to: 48000)
+        var out: [Float] = []
+        out.reserveCapacity(2048)
+        for offset in stride(from: 0, to: samples, by: noise.count) {
+            out.removeAll(keepingCapacity: true)
+            try resampler.process(noise[..<min(noise.count, samples - offset)], final: offset + noise.count >= samples, into: &out)
+        }
+        return PacedClock.monotonic() - start
     }
 }
 

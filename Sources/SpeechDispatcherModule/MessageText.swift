@@ -40,10 +40,10 @@ public struct MessageText: Equatable, Sendable {
                 return MessageText(ssml: wrapped)
             } catch {
                 problem = "\(error)"
-                inner = escape(body)
+                inner = XMLEscape.text(body)
             }
         } else {
-            inner = escape(body)
+            inner = XMLEscape.text(body)
         }
         if settings.spelling { inner = "<say-as interpret-as=\"characters\">\(inner)</say-as>" }
         let range = mapping.rangePercent(settings.pitchRange)
@@ -69,43 +69,28 @@ public struct MessageText: Equatable, Sendable {
     static func character(_ body: String, settings: ModuleSettings) -> String {
         if body == "space" || body == " " { return "space" }
         let capital = settings.capitalLetters != .none && body.count == 1 && body.first!.isUppercase
-        let said = "<say-as interpret-as=\"characters\">\(escape(body))</say-as>"
+        let said = "<say-as interpret-as=\"characters\">\(XMLEscape.text(body))</say-as>"
         return capital ? "capital " + said : said
     }
 
     /// KEY: SSIP key names ("a", "shift_a", "control_alt_delete", "kp-enter", "double-quote").
     static func key(_ body: String) -> String {
-        if body.count == 1 { return "<say-as interpret-as=\"characters\">\(escape(body))</say-as>" }
+        if body.count == 1 { return "<say-as interpret-as=\"characters\">\(XMLEscape.text(body))</say-as>" }
         let parts = body.split(separator: "_").map { part -> String in
-            part.count == 1 ? "<say-as interpret-as=\"characters\">\(escape(String(part)))</say-as>"
-                : escape(String(part).replacing("-", with: " "))
+            part.count == 1 ? "<say-as interpret-as=\"characters\">\(XMLEscape.text(String(part)))</say-as>"
+                : XMLEscape.text(String(part).replacing("-", with: " "))
         }
         return parts.joined(separator: " ")
     }
 
     /// SOUND_ICON: the icon's file where there is one, else its name spoken.
     static func soundIcon(_ name: String, directory: String?) -> String {
-        let spoken = escape(name.replacing("_", with: " ").replacing("-", with: " "))
+        let spoken = XMLEscape.text(name.replacing("_", with: " ").replacing("-", with: " "))
         guard let directory, !name.contains("/"), !name.isEmpty else { return spoken }
         let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
         guard access(path, R_OK) == 0 else { return spoken }
-        return "<audio src=\"\(escape(path))\">\(spoken)</audio>"
+        return "<audio src=\"\(XMLEscape.attribute(path))\">\(spoken)</audio>"
     }
 
     static func speak(_ inner: String) -> String { "<speak>\(inner)</speak>" }
-
-    public static func escape<S: StringProtocol>(_ s: S) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LV2Host
 import SpkAudio
 import SpkProtocol
+import SSML
 
 /// Where a request's text comes from: exactly one of --ssml, --text, --input, or `-` (stdin).
 struct RequestInput: ParsableArguments {
@@ -34,7 +35,7 @@ struct RequestInput: ParsableArguments {
         if let text {
             // Text that looks like markup is escaped into a document, so it is read, not parsed.
             guard text.drop(while: \.isWhitespace).first == "<" else { return text }
-            return "<speak>" + text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") + "</speak>"
+            return "<speak>" + XMLEscape.text(text) + "</speak>"
         }
         if let input {
             // A file over the limit is refused before it is read.

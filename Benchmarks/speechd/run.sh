@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 count=${1:-30}
 build=$root/.build-release/release
-[ -x "$build/sd_spk" ] || { echo "error: $build/sd_spk is not built (swift build -c release --scratch-path .build-release)" >&2; exit 1; }
+[ -x "$build/sd_spk" ] || { echo "error: $build/sd_spk is not built (scripts/setup.sh, or swift build -c release --scratch-path .build-release)" >&2; exit 1; }
 work=$(mktemp -d /tmp/spk-speechd-bench.XXXXXX)
 server=""
 cleanup() {

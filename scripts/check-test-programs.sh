@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Programs the tests start (Fixture.run("NAME"...), "/usr/bin/NAME", "/bin/NAME").
+# Programs the tests start (Fixture.run with a program's name, or a program's path under
+# /usr/bin or /bin in quotes).
 from_tests=$(grep -rhoE --exclude-dir='.build*' 'Fixture\.run\("[a-z_0-9.-]+"|"/(usr/)?bin/[a-z_0-9.-]+"' Tests Benchmarks 2>/dev/null \
     | sed -E 's/^Fixture\.run\("//; s/^"//; s/"$//; s#^/(usr/)?bin/##' | sort -u)
 # Programs the scripts run (beyond bash builtins and swift itself, which is not a Debian package).

@@ -13,6 +13,7 @@ packages=(
     jack-capture                                  # the tests record what play/live/jalv send into JACK
     sox                                           # measuring and looking at rendered audio
     python3-pip                                   # spkhost voice install fetches neural voices with pip
+    python3                                       # /usr/bin/python3 (python3.11-minimal): the tests' helper scripts and speech-dispatcher's client
     swh-lv2                                       # LV2 effects for render graphs (EQ, compressor, reverb, limiter; 2 MB, no deps)
     fomp                                          # LV2 plugins, one needing lv2:isLive (the graph tests' missing-feature case)
     libx11-dev libcairo2-dev libpango1.0-dev      # the plugin window: Xlib, cairo and pango, no toolkit

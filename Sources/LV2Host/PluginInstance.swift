@@ -158,6 +158,11 @@ public final class PluginInstance {
         if let trim { try setControl("trim", trim) }
     }
 
+    /// Waits for the worker's work in progress and ends its thread (deinit does too). A process
+    /// must not exit under a plugin's running work: the neural synth's onnxruntime aborts the
+    /// process when its static destructors run under an inference.
+    public func stopWorker() { worker.stop() }
+
     public func activate() {
         guard !active else { return }
         lilv_instance_activate(instance)

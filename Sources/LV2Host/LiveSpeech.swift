@@ -61,9 +61,8 @@ public final class LiveSpeech: @unchecked Sendable {
         let size = text.utf8.count
         guard size <= RequestChunks.maximumBytes else { throw HostError(RequestTooLarge(bytes: size).description) }
         var chunks = RequestChunks(text)
-        let (first, more) = chunks.next()
-        try send { $0.speak(ssml: first, voice: voice, request: request, more: more, urids) }
-        if more { sending[request] = chunks }
+        try send(chunks.nextMessage(request: request, voice: voice, urids))
+        if chunks.hasMore { sending[request] = chunks }
     }
 
     /// Events the plugin reported since the last call, in order. `spk:Ready` is answered here,
@@ -78,9 +77,8 @@ public final class LiveSpeech: @unchecked Sendable {
             switch event {
             case .ready(let request)?:
                 if var chunks = sending.removeValue(forKey: request) {
-                    let (text, more) = chunks.next()
-                    try send { $0.append(request: request, ssml: text, more: more, urids) }
-                    if more { sending[request] = chunks }
+                    try send(chunks.nextMessage(request: request, voice: nil, urids))
+                    if chunks.hasMore { sending[request] = chunks }
                 }
             case .finished(let request)?, .cancelled(let request)?, .error(let request, _)?:
                 sending[request] = nil

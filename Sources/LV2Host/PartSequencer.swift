@@ -80,19 +80,12 @@ final class PartSequencer: @unchecked Sendable {
                 + "(at most \(Self.maximumPartBytes) bytes, 4 MiB; one synth alone takes up to 100 MiB)")
         }
         var chunks = RequestChunks(part.ssml)
-        var first = true
+        var kind = PartHeader.start
         repeat {
-            let (text, more) = chunks.next()
-            let kind = first ? PartHeader.start : PartHeader.append
             try enqueueRecord(PartHeader(synth: Int32(synth), kind: kind, request: id, endMark: Int64(part.endMark ?? -1)),
-                              bytes: text.utf8.count + (part.voice?.utf8.count ?? 0) + 256) { writer in
-                if first {
-                    writer.speak(ssml: text, voice: part.voice, request: id, more: more, u)
-                } else {
-                    writer.append(request: id, ssml: text, more: more, u)
-                }
-            }
-            first = false
+                              bytes: RequestChunks.chunkBytes + (part.voice?.utf8.count ?? 0) + 256,
+                              chunks.nextMessage(request: id, voice: part.voice, u))
+            kind = PartHeader.append
         } while chunks.hasMore
     }
 

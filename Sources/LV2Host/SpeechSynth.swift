@@ -78,17 +78,14 @@ public final class SpeechSynth {
         var start: Int64 = 0
         var endFrame: Int64?
         var failure: String?
-        var sendNext = true, sentFirst = false
+        var sendNext = true
         var lastSign: Int64 = 0  // the frame of the last sound or event
         let stallFrames = Int64(Self.stallSeconds * plugin.sampleRate)
         while endFrame == nil && failure == nil {
             var send: ((inout AtomWriter) -> Void)?
             if sendNext {
-                let (text, more) = chunks.next()
-                send = !sentFirst ? { $0.speak(ssml: text, voice: voice, request: request, more: more, self.u) }
-                             : { $0.append(request: request, ssml: text, more: more, self.u) }
+                send = chunks.nextMessage(request: request, voice: voice, u)
                 sendNext = false
-                sentFirst = true
             }
             var eventFailure: Error?
             try runBlock(send: send) { frame, event in

@@ -88,9 +88,7 @@ public final class Speaker: @unchecked Sendable {
                 var failure: String?
                 var message: ((inout AtomWriter) -> Void)?
                 if sendNext {
-                    let (text, more) = chunks.next()
-                    message = first ? { $0.speak(ssml: text, voice: voice.identifier, request: request, more: more, u) }
-                                    : { $0.append(request: request, ssml: text, more: more, u) }
+                    message = chunks.nextMessage(request: request, voice: voice.identifier, u)
                     sendNext = false
                 }
                 try synth.runBlock(send: message) { frame, event in

@@ -25,6 +25,15 @@ public struct RequestChunks: Sendable {
     /// Whether text remains to be sent.
     public var hasMore: Bool { position < utf8.endIndex }
 
+    /// The message that carries the next chunk: the request's `spk:Speak` for the first (with
+    /// `spk:more` when more follows), an `spk:Append` for each after it.
+    public mutating func nextMessage(request: Int64, voice: String?, _ u: SpkURIDs) -> (inout AtomWriter) -> Void {
+        let first = position == utf8.startIndex
+        let (text, more) = next()
+        if first { return { $0.speak(ssml: text, voice: voice, request: request, more: more, u) } }
+        return { $0.append(request: request, ssml: text, more: more, u) }
+    }
+
     /// The next chunk, cut between UTF-8 characters, and whether more follows it.
     public mutating func next() -> (text: Substring, more: Bool) {
         var end = utf8.index(position, offsetBy: chunkBytes, limitedBy: utf8.endIndex) ?? utf8.endIndex
